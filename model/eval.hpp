@@ -1,0 +1,74 @@
+#pragma once
+// The executable reference model: concrete warp and block states, and evaluation of any form.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/concrete.hpp"
+#include "spec/outcome.hpp"
+#include "spec/target.hpp"
+#include "spec/warp_state.hpp"
+
+namespace warpspec::model {
+
+/// A concrete 32-lane warp state.
+using Warp = spec::WarpState<Concrete>;
+/// A concrete block state (up to 1024 threads).
+using Cta = spec::CtaState<Concrete>;
+
+/// The maximum number of threads in a block.
+inline constexpr std::size_t kMaxCtaThreads = 1024;
+
+/// What a lane (or thread) is doing when the instruction executes.
+enum class LaneStatus : uint8_t { Executes, Exited, Inactive };
+
+/// "executes", "exited" or "inactive".
+std::string_view status_name(LaneStatus s);
+/// The status of one lane of a warp.
+LaneStatus status(const Warp& w, unsigned lane);
+/// Sets the status of one lane of a warp.
+void set_status(Warp& w, unsigned lane, LaneStatus s);
+/// A warp whose 32 lanes all execute with membermask `mask`, operand 0, call site 0.
+Warp make_warp(uint32_t mask = 0xffffffffu);
+/// A block of `n` threads that all reach the barrier with predicate 0.
+Cta make_cta(std::size_t n);
+
+/// A UB clause that fires, with the lanes it fires on (never zero).
+struct UbFinding {
+  spec::ClauseId clause;
+  uint32_t lanes;
+};
+
+/// The model's answer for one warp instruction.
+struct WarpResult {
+  spec::Instr instr;
+  spec::Outcome<Concrete> outcome;
+  std::vector<UbFinding> ub;  ///< only the clauses that fire
+  spec::AvailabilityVerdict availability;
+  /// True when the lane executes and no UB clause fires on it.
+  bool defined(unsigned lane) const { return outcome.defined(Concrete{}, lane); }
+};
+
+/// A UB clause that fires on a block barrier, with the threads it fires on.
+struct CtaFinding {
+  spec::ClauseId clause;
+  std::vector<unsigned> threads;
+};
+
+/// The model's answer for one block-wide barrier.
+struct CtaResult {
+  spec::Instr instr;
+  spec::CtaOutcome<Concrete> outcome;
+  std::vector<CtaFinding> ub;
+  spec::AvailabilityVerdict availability;
+};
+
+/// Evaluates a warp form (any family but the block barriers) on `w` for a target and PTX version.
+WarpResult evaluate(const spec::Instr& in, const Warp& w, spec::Target target = spec::kDefaultTarget,
+                    spec::PtxVersion ptx = spec::kLatestPtx);
+
+/// Evaluates a block-wide barrier form (bar.sync, bar.red.*) on `c`.
+CtaResult evaluate_cta(const spec::Instr& in, const Cta& c, spec::Target target = spec::kDefaultTarget,
+                       spec::PtxVersion ptx = spec::kLatestPtx);
+
+}  // namespace warpspec::model

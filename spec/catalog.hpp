@@ -1,0 +1,401 @@
+#pragma once
+// The catalog: every instruction form and every semantic and undefined-behaviour clause, as data.
+// The CLI listing, the parser, the tests and the vector generator read these tables; adding a form
+// is one row here plus one semantics function.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "spec/target.hpp"
+
+namespace warpspec::spec {
+
+// ---------------------------------------------------------------- clauses
+
+/// Stable clause identifiers. The string key (`clause_info(id).key`) is the public, stable name.
+enum class ClauseId : uint8_t {
+  MatchParticipants, MatchAnyResult, MatchAllResult, MatchAllPred, MatchCompareBits,
+  MatchUbSelfNotInMask, MatchUbPeerAbsent, MatchUbMaskMismatch,
+  VoteParticipants, VoteNegate, VoteAll, VoteAny, VoteUni, VoteBallot,
+  VoteUbSelfNotInMask, VoteUbPeerAbsent, VoteUbMaskMismatch, VoteUbSm6xConvergence,
+  ReduxParticipants, ReduxAdd, ReduxMinMaxInt, ReduxBitwise, ReduxF32ZeroOrder, ReduxF32Abs,
+  ReduxF32NanSkip, ReduxF32NanPropagate,
+  ReduxUbSelfNotInMask, ReduxUbPeerAbsent, ReduxUbMaskMismatch,
+  SyncwarpExitedOk, SyncwarpUbSelfNotInMask, SyncwarpUbPeerAbsent, SyncwarpUbMaskMismatch,
+  SyncwarpUbSm6xConvergence,
+  CtaParticipants, CtaCount, CtaAnd, CtaOr, CtaUbNotReached,
+  Count_
+};
+inline constexpr int kClauseCount = static_cast<int>(ClauseId::Count_);
+
+/// Whether a clause states a defined result or a condition under which behaviour is undefined.
+enum class ClauseKind : uint8_t { Semantic, Undefined };
+
+/// One clause: stable key, kind, a one-line paraphrase in our words, and the manual section.
+struct ClauseInfo {
+  ClauseId id;
+  std::string_view key;
+  ClauseKind kind;
+  std::string_view text;
+  std::string_view source;
+};
+
+inline constexpr std::string_view kSrcMatch = "PTX ISA 9.7.13.10 (match.sync)";
+inline constexpr std::string_view kSrcVote = "PTX ISA 9.7.13.9 (vote.sync)";
+inline constexpr std::string_view kSrcRedux = "PTX ISA 9.7.13.12 (redux.sync)";
+inline constexpr std::string_view kSrcSync = "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
+inline constexpr std::string_view kSrcMatchFn =
+    "CUDA C++ Programming Guide, Warp Match Functions (types and worked example)";
+
+inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
+    {ClauseId::MatchParticipants, "match.participants", ClauseKind::Semantic,
+     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.", kSrcMatch},
+    {ClauseId::MatchAnyResult, "match.any.result", ClauseKind::Semantic,
+     "d is the set of taking-part lanes whose operand equals this lane's operand.", kSrcMatch},
+    {ClauseId::MatchAllResult, "match.all.result", ClauseKind::Semantic,
+     "d is the set of taking-part lanes when they all hold one value, and 0 otherwise.", kSrcMatch},
+    {ClauseId::MatchAllPred, "match.all.pred", ClauseKind::Semantic,
+     "The optional p is true exactly when every taking-part lane holds the same value.", kSrcMatch},
+    {ClauseId::MatchCompareBits, "match.compare.bits", ClauseKind::Semantic,
+     "Operands are compared as whole bit patterns of the operand width: .b64 compares all 64 bits, "
+     "and float/double intrinsics compare representations (+0.0 != -0.0, equal NaN bits match).",
+     kSrcMatchFn},
+    {ClauseId::MatchUbSelfNotInMask, "match.ub.self_not_in_mask", ClauseKind::Undefined,
+     "UB when an executing lane's own bit is clear in its membermask.", kSrcMatch},
+    {ClauseId::MatchUbPeerAbsent, "match.ub.peer_absent", ClauseKind::Undefined,
+     "UB when a non-exited lane named in an executing lane's membermask does not execute the "
+     "instruction.",
+     kSrcMatch},
+    {ClauseId::MatchUbMaskMismatch, "match.ub.mask_mismatch", ClauseKind::Undefined,
+     "UB when a lane named in an executing lane's membermask executes it with another membermask.",
+     kSrcMatch},
+
+    {ClauseId::VoteParticipants, "vote.participants", ClauseKind::Semantic,
+     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.", kSrcVote},
+    {ClauseId::VoteNegate, "vote.negate", ClauseKind::Semantic,
+     "With !a each lane's predicate is inverted before the vote (so .all of !a means 'none').",
+     kSrcVote},
+    {ClauseId::VoteAll, "vote.all", ClauseKind::Semantic,
+     "vote.all is true when the predicate holds on every taking-part lane.", kSrcVote},
+    {ClauseId::VoteAny, "vote.any", ClauseKind::Semantic,
+     "vote.any is true when the predicate holds on at least one taking-part lane.", kSrcVote},
+    {ClauseId::VoteUni, "vote.uni", ClauseKind::Semantic,
+     "vote.uni is true when the predicate has one value across all taking-part lanes.", kSrcVote},
+    {ClauseId::VoteBallot, "vote.ballot", ClauseKind::Semantic,
+     "Ballot bit j is lane j's predicate when j takes part, and 0 for every other lane.", kSrcVote},
+    {ClauseId::VoteUbSelfNotInMask, "vote.ub.self_not_in_mask", ClauseKind::Undefined,
+     "UB when an executing lane's own bit is clear in its membermask.", kSrcVote},
+    {ClauseId::VoteUbPeerAbsent, "vote.ub.peer_absent", ClauseKind::Undefined,
+     "UB when a non-exited lane named in an executing lane's membermask does not execute the "
+     "instruction.",
+     kSrcVote},
+    {ClauseId::VoteUbMaskMismatch, "vote.ub.mask_mismatch", ClauseKind::Undefined,
+     "UB when a lane named in an executing lane's membermask executes it with another membermask.",
+     kSrcVote},
+    {ClauseId::VoteUbSm6xConvergence, "vote.ub.sm6x_convergence", ClauseKind::Undefined,
+     "On sm_6x and older targets, UB unless the named lanes execute the same vote converged (one "
+     "call site) and every executing lane is named by some membermask.",
+     kSrcVote},
+
+    {ClauseId::ReduxParticipants, "redux.participants", ClauseKind::Semantic,
+     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.", kSrcRedux},
+    {ClauseId::ReduxAdd, "redux.add", ClauseKind::Semantic,
+     ".add sums the taking-part values and keeps the low 32 bits.", kSrcRedux},
+    {ClauseId::ReduxMinMaxInt, "redux.minmax.int", ClauseKind::Semantic,
+     ".min/.max order values as unsigned for .u32 and as two's complement for .s32.", kSrcRedux},
+    {ClauseId::ReduxBitwise, "redux.bitwise", ClauseKind::Semantic,
+     ".and/.or/.xor combine the taking-part values bit by bit.", kSrcRedux},
+    {ClauseId::ReduxF32ZeroOrder, "redux.f32.zero_order", ClauseKind::Semantic,
+     "For .f32, -0.0 orders below +0.0 (max prefers +0.0, min prefers -0.0).", kSrcRedux},
+    {ClauseId::ReduxF32Abs, "redux.f32.abs", ClauseKind::Semantic,
+     "With .abs each value's sign is cleared before it enters the reduction.", kSrcRedux},
+    {ClauseId::ReduxF32NanSkip, "redux.f32.nan_skip", ClauseKind::Semantic,
+     "Without .NaN, NaN inputs are left out; if every input is NaN the result is the canonical NaN.",
+     kSrcRedux},
+    {ClauseId::ReduxF32NanPropagate, "redux.f32.nan_propagate", ClauseKind::Semantic,
+     "With .NaN, any NaN input makes the result the canonical NaN.", kSrcRedux},
+    {ClauseId::ReduxUbSelfNotInMask, "redux.ub.self_not_in_mask", ClauseKind::Undefined,
+     "UB when an executing lane's own bit is clear in its membermask.", kSrcRedux},
+    {ClauseId::ReduxUbPeerAbsent, "redux.ub.peer_absent", ClauseKind::Undefined,
+     "UB when a non-exited lane named in an executing lane's membermask does not execute the "
+     "instruction.",
+     kSrcRedux},
+    {ClauseId::ReduxUbMaskMismatch, "redux.ub.mask_mismatch", ClauseKind::Undefined,
+     "UB when a lane named in an executing lane's membermask executes it with another membermask.",
+     kSrcRedux},
+
+    {ClauseId::SyncwarpExitedOk, "syncwarp.exited_ok", ClauseKind::Semantic,
+     "Exited lanes named in the mask need not arrive; the barrier completes without them.", kSrcSync},
+    {ClauseId::SyncwarpUbSelfNotInMask, "syncwarp.ub.self_not_in_mask", ClauseKind::Undefined,
+     "UB when a calling lane's own bit is clear in its mask.", kSrcSync},
+    {ClauseId::SyncwarpUbPeerAbsent, "syncwarp.ub.peer_absent", ClauseKind::Undefined,
+     "UB when a non-exited lane named in a caller's mask does not call __syncwarp.", kSrcSync},
+    {ClauseId::SyncwarpUbMaskMismatch, "syncwarp.ub.mask_mismatch", ClauseKind::Undefined,
+     "UB when a lane named in a caller's mask calls __syncwarp with another mask.", kSrcSync},
+    {ClauseId::SyncwarpUbSm6xConvergence, "syncwarp.ub.sm6x_convergence", ClauseKind::Undefined,
+     "On sm_6x and older targets, UB unless the callers are converged (one call site) and the "
+     "union of their masks equals the set of lanes executing it.",
+     kSrcSync},
+
+    {ClauseId::CtaParticipants, "cta.participants", ClauseKind::Semantic,
+     "The block-wide reductions range over the threads that reach the barrier; exited threads "
+     "count for nothing.",
+     kSrcSync},
+    {ClauseId::CtaCount, "cta.count", ClauseKind::Semantic,
+     "__syncthreads_count returns how many taking-part threads passed a non-zero predicate.",
+     kSrcSync},
+    {ClauseId::CtaAnd, "cta.and", ClauseKind::Semantic,
+     "__syncthreads_and is non-zero exactly when every taking-part thread passed a non-zero "
+     "predicate.",
+     kSrcSync},
+    {ClauseId::CtaOr, "cta.or", ClauseKind::Semantic,
+     "__syncthreads_or is non-zero exactly when some taking-part thread passed a non-zero predicate.",
+     kSrcSync},
+    {ClauseId::CtaUbNotReached, "cta.ub.not_reached", ClauseKind::Undefined,
+     "UB (a hang, in practice) when some non-exited thread of the block does not reach the barrier.",
+     kSrcSync},
+}};
+
+constexpr bool clauses_in_order() {
+  for (int i = 0; i < kClauseCount; ++i)
+    if (static_cast<int>(kClauses[i].id) != i) return false;
+  return true;
+}
+static_assert(clauses_in_order(), "every ClauseId has exactly one row, in enum order");
+
+/// The catalog row of a clause.
+constexpr const ClauseInfo& clause_info(ClauseId id) { return kClauses[static_cast<int>(id)]; }
+
+// ---------------------------------------------------------------- forms
+
+/// Every instruction form in the catalog.
+enum class FormId : uint8_t {
+  MatchAnyB32, MatchAnyB64, MatchAllB32, MatchAllB64,
+  VoteAll, VoteAny, VoteUni, VoteBallot,
+  ReduxAddU32, ReduxAddS32, ReduxMinU32, ReduxMinS32, ReduxMaxU32, ReduxMaxS32,
+  ReduxAnd, ReduxOr, ReduxXor,
+  ReduxMinF32, ReduxMinAbsF32, ReduxMinNanF32, ReduxMinAbsNanF32,
+  ReduxMaxF32, ReduxMaxAbsF32, ReduxMaxNanF32, ReduxMaxAbsNanF32,
+  BarWarpSync,
+  BarSync, BarRedPopc, BarRedAnd, BarRedOr,
+  Count_
+};
+inline constexpr int kFormCount = static_cast<int>(FormId::Count_);
+
+/// Instruction families; each has one semantics header.
+enum class Family : uint8_t { Match, Vote, Redux, WarpBarrier, CtaBarrier };
+
+/// What the source operand `a` holds.
+enum class OperandType : uint8_t { None, B32, B64, Pred, U32, S32, F32 };
+
+/// What the destination `d` holds.
+enum class ResultType : uint8_t { None, Mask32, Pred, B32, U32, S32, F32 };
+
+/// Mode of a form within its family (match any/all, vote modes, redux operators, bar.red modes).
+enum class Mode : uint8_t { None, Any, All, Uni, Ballot, Add, Min, Max, And, Or, Xor, Popc };
+
+/// One instruction form.
+struct FormInfo {
+  FormId id;
+  std::string_view name;    ///< canonical opcode with qualifiers, e.g. "match.all.sync.b64"
+  std::string_view syntax;  ///< operands as written in PTX
+  Family family;
+  Mode mode;
+  OperandType a_type;
+  ResultType d_type;
+  bool negatable = false;   ///< accepts `{!}a`
+  bool optional_p = false;  ///< `d|p` with `_` allowed for one of them
+  bool abs = false;         ///< .abs (f32 redux)
+  bool nan = false;         ///< .NaN (f32 redux)
+  Availability avail{};
+  std::span<const ClauseId> clauses{};
+};
+
+namespace detail {
+using C = ClauseId;
+inline constexpr C kMatchAny[] = {C::MatchParticipants, C::MatchAnyResult, C::MatchCompareBits,
+                                  C::MatchUbSelfNotInMask, C::MatchUbPeerAbsent,
+                                  C::MatchUbMaskMismatch};
+inline constexpr C kMatchAll[] = {C::MatchParticipants, C::MatchAllResult, C::MatchAllPred,
+                                  C::MatchCompareBits, C::MatchUbSelfNotInMask,
+                                  C::MatchUbPeerAbsent, C::MatchUbMaskMismatch};
+#define WARPSPEC_VOTE_UB \
+  C::VoteUbSelfNotInMask, C::VoteUbPeerAbsent, C::VoteUbMaskMismatch, C::VoteUbSm6xConvergence
+inline constexpr C kVoteAll[] = {C::VoteParticipants, C::VoteNegate, C::VoteAll, WARPSPEC_VOTE_UB};
+inline constexpr C kVoteAny[] = {C::VoteParticipants, C::VoteNegate, C::VoteAny, WARPSPEC_VOTE_UB};
+inline constexpr C kVoteUni[] = {C::VoteParticipants, C::VoteNegate, C::VoteUni, WARPSPEC_VOTE_UB};
+inline constexpr C kVoteBallot[] = {C::VoteParticipants, C::VoteNegate, C::VoteBallot,
+                                    WARPSPEC_VOTE_UB};
+#undef WARPSPEC_VOTE_UB
+#define WARPSPEC_REDUX_UB C::ReduxUbSelfNotInMask, C::ReduxUbPeerAbsent, C::ReduxUbMaskMismatch
+inline constexpr C kReduxAdd[] = {C::ReduxParticipants, C::ReduxAdd, WARPSPEC_REDUX_UB};
+inline constexpr C kReduxMinMax[] = {C::ReduxParticipants, C::ReduxMinMaxInt, WARPSPEC_REDUX_UB};
+inline constexpr C kReduxBitwise[] = {C::ReduxParticipants, C::ReduxBitwise, WARPSPEC_REDUX_UB};
+inline constexpr C kReduxF32[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32NanSkip,
+                                  WARPSPEC_REDUX_UB};
+inline constexpr C kReduxF32Abs[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32Abs,
+                                     C::ReduxF32NanSkip, WARPSPEC_REDUX_UB};
+inline constexpr C kReduxF32Nan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
+                                     C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
+inline constexpr C kReduxF32AbsNan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
+                                        C::ReduxF32Abs, C::ReduxF32NanPropagate,
+                                        WARPSPEC_REDUX_UB};
+#undef WARPSPEC_REDUX_UB
+inline constexpr C kSyncwarp[] = {C::SyncwarpExitedOk, C::SyncwarpUbSelfNotInMask,
+                                  C::SyncwarpUbPeerAbsent, C::SyncwarpUbMaskMismatch,
+                                  C::SyncwarpUbSm6xConvergence};
+inline constexpr C kBarSync[] = {C::CtaParticipants, C::CtaUbNotReached};
+inline constexpr C kBarPopc[] = {C::CtaParticipants, C::CtaCount, C::CtaUbNotReached};
+inline constexpr C kBarAnd[] = {C::CtaParticipants, C::CtaAnd, C::CtaUbNotReached};
+inline constexpr C kBarOr[] = {C::CtaParticipants, C::CtaOr, C::CtaUbNotReached};
+
+inline constexpr Availability kAvMatch{{6, 0}, 70, ArchRule::AtLeast};
+inline constexpr Availability kAvVote{{6, 0}, 30, ArchRule::AtLeast};
+inline constexpr Availability kAvRedux{{7, 0}, 80, ArchRule::AtLeast};
+inline constexpr Availability kAvReduxF32{{8, 6}, 100, ArchRule::Sm100aOrSm100f};
+inline constexpr Availability kAvReduxF32Q{{8, 6}, 100, ArchRule::Sm100aOrFamily100f};
+inline constexpr Availability kAvBarWarp{{6, 0}, 30, ArchRule::AtLeast};
+inline constexpr Availability kAvBarSync{{1, 0}, 10, ArchRule::AtLeast};
+inline constexpr Availability kAvBarRed{{2, 0}, 20, ArchRule::AtLeast};
+}  // namespace detail
+
+
+// clang-format off
+namespace detail {
+using F = FormId; using Fa = Family; using M = Mode; using O = OperandType; using R = ResultType;
+}  // namespace detail
+
+inline constexpr std::array<FormInfo, kFormCount> kForms = [] {
+  using namespace detail;
+  return std::array<FormInfo, kFormCount>{{
+    {F::MatchAnyB32, "match.any.sync.b32", "d, a, membermask", Fa::Match, M::Any, O::B32, R::Mask32, false, false, false, false, kAvMatch, kMatchAny},
+    {F::MatchAnyB64, "match.any.sync.b64", "d, a, membermask", Fa::Match, M::Any, O::B64, R::Mask32, false, false, false, false, kAvMatch, kMatchAny},
+    {F::MatchAllB32, "match.all.sync.b32", "d[|p], a, membermask", Fa::Match, M::All, O::B32, R::Mask32, false, true, false, false, kAvMatch, kMatchAll},
+    {F::MatchAllB64, "match.all.sync.b64", "d[|p], a, membermask", Fa::Match, M::All, O::B64, R::Mask32, false, true, false, false, kAvMatch, kMatchAll},
+    {F::VoteAll, "vote.sync.all.pred", "d, {!}a, membermask", Fa::Vote, M::All, O::Pred, R::Pred, true, false, false, false, kAvVote, kVoteAll},
+    {F::VoteAny, "vote.sync.any.pred", "d, {!}a, membermask", Fa::Vote, M::Any, O::Pred, R::Pred, true, false, false, false, kAvVote, kVoteAny},
+    {F::VoteUni, "vote.sync.uni.pred", "d, {!}a, membermask", Fa::Vote, M::Uni, O::Pred, R::Pred, true, false, false, false, kAvVote, kVoteUni},
+    {F::VoteBallot, "vote.sync.ballot.b32", "d, {!}a, membermask", Fa::Vote, M::Ballot, O::Pred, R::Mask32, true, false, false, false, kAvVote, kVoteBallot},
+    {F::ReduxAddU32, "redux.sync.add.u32", "d, a, membermask", Fa::Redux, M::Add, O::U32, R::U32, false, false, false, false, kAvRedux, kReduxAdd},
+    {F::ReduxAddS32, "redux.sync.add.s32", "d, a, membermask", Fa::Redux, M::Add, O::S32, R::S32, false, false, false, false, kAvRedux, kReduxAdd},
+    {F::ReduxMinU32, "redux.sync.min.u32", "d, a, membermask", Fa::Redux, M::Min, O::U32, R::U32, false, false, false, false, kAvRedux, kReduxMinMax},
+    {F::ReduxMinS32, "redux.sync.min.s32", "d, a, membermask", Fa::Redux, M::Min, O::S32, R::S32, false, false, false, false, kAvRedux, kReduxMinMax},
+    {F::ReduxMaxU32, "redux.sync.max.u32", "d, a, membermask", Fa::Redux, M::Max, O::U32, R::U32, false, false, false, false, kAvRedux, kReduxMinMax},
+    {F::ReduxMaxS32, "redux.sync.max.s32", "d, a, membermask", Fa::Redux, M::Max, O::S32, R::S32, false, false, false, false, kAvRedux, kReduxMinMax},
+    {F::ReduxAnd, "redux.sync.and.b32", "d, a, membermask", Fa::Redux, M::And, O::B32, R::B32, false, false, false, false, kAvRedux, kReduxBitwise},
+    {F::ReduxOr, "redux.sync.or.b32", "d, a, membermask", Fa::Redux, M::Or, O::B32, R::B32, false, false, false, false, kAvRedux, kReduxBitwise},
+    {F::ReduxXor, "redux.sync.xor.b32", "d, a, membermask", Fa::Redux, M::Xor, O::B32, R::B32, false, false, false, false, kAvRedux, kReduxBitwise},
+    {F::ReduxMinF32, "redux.sync.min.f32", "d, a, membermask", Fa::Redux, M::Min, O::F32, R::F32, false, false, false, false, kAvReduxF32, kReduxF32},
+    {F::ReduxMinAbsF32, "redux.sync.min.abs.f32", "d, a, membermask", Fa::Redux, M::Min, O::F32, R::F32, false, false, true, false, kAvReduxF32Q, kReduxF32Abs},
+    {F::ReduxMinNanF32, "redux.sync.min.NaN.f32", "d, a, membermask", Fa::Redux, M::Min, O::F32, R::F32, false, false, false, true, kAvReduxF32Q, kReduxF32Nan},
+    {F::ReduxMinAbsNanF32, "redux.sync.min.abs.NaN.f32", "d, a, membermask", Fa::Redux, M::Min, O::F32, R::F32, false, false, true, true, kAvReduxF32Q, kReduxF32AbsNan},
+    {F::ReduxMaxF32, "redux.sync.max.f32", "d, a, membermask", Fa::Redux, M::Max, O::F32, R::F32, false, false, false, false, kAvReduxF32, kReduxF32},
+    {F::ReduxMaxAbsF32, "redux.sync.max.abs.f32", "d, a, membermask", Fa::Redux, M::Max, O::F32, R::F32, false, false, true, false, kAvReduxF32Q, kReduxF32Abs},
+    {F::ReduxMaxNanF32, "redux.sync.max.NaN.f32", "d, a, membermask", Fa::Redux, M::Max, O::F32, R::F32, false, false, false, true, kAvReduxF32Q, kReduxF32Nan},
+    {F::ReduxMaxAbsNanF32, "redux.sync.max.abs.NaN.f32", "d, a, membermask", Fa::Redux, M::Max, O::F32, R::F32, false, false, true, true, kAvReduxF32Q, kReduxF32AbsNan},
+    {F::BarWarpSync, "bar.warp.sync", "membermask", Fa::WarpBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarWarp, kSyncwarp},
+    {F::BarSync, "bar.sync", "0", Fa::CtaBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarSync, kBarSync},
+    {F::BarRedPopc, "bar.red.popc.u32", "d, 0, {!}a", Fa::CtaBarrier, M::Popc, O::Pred, R::U32, true, false, false, false, kAvBarRed, kBarPopc},
+    {F::BarRedAnd, "bar.red.and.pred", "d, 0, {!}a", Fa::CtaBarrier, M::And, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarAnd},
+    {F::BarRedOr, "bar.red.or.pred", "d, 0, {!}a", Fa::CtaBarrier, M::Or, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarOr},
+  }};
+}();
+// clang-format on
+
+constexpr bool forms_in_order() {
+  for (int i = 0; i < kFormCount; ++i)
+    if (static_cast<int>(kForms[i].id) != i || kForms[i].clauses.empty()) return false;
+  return true;
+}
+static_assert(forms_in_order(), "every FormId has exactly one row, in enum order, with clauses");
+
+/// The catalog row of a form.
+constexpr const FormInfo& form_info(FormId id) { return kForms[static_cast<int>(id)]; }
+
+/// True for forms evaluated over a warp (everything but the block-wide barriers).
+constexpr bool is_warp_form(FormId id) { return form_info(id).family != Family::CtaBarrier; }
+
+/// Looks a form up by its canonical name (e.g. "vote.sync.ballot.b32").
+std::optional<FormId> find_form(std::string_view name);
+
+/// Looks a clause up by its stable key (e.g. "match.ub.peer_absent").
+std::optional<ClauseId> find_clause(std::string_view key);
+
+// ---------------------------------------------------------------- CUDA intrinsics
+
+/// How a C++ argument is carried in the PTX operand.
+enum class CType : uint8_t { Void, Int, Unsigned, Long, UnsignedLong, LongLong, UnsignedLongLong,
+                             Float, Double };
+
+/// One CUDA intrinsic overload and the form it lowers to.
+struct IntrinsicInfo {
+  std::string_view name;  ///< e.g. "__match_any_sync"
+  CType value_type;       ///< type of the value argument (Void for __syncwarp/__syncthreads)
+  std::string_view signature;
+  FormId form;
+  bool has_mask;          ///< takes a membermask first argument
+  bool pred_out = false;  ///< writes a predicate through its last pointer argument (match_all)
+};
+
+// clang-format off
+inline constexpr IntrinsicInfo kIntrinsics[] = {
+  {"__match_any_sync", CType::Int, "unsigned __match_any_sync(unsigned mask, int value)", FormId::MatchAnyB32, true},
+  {"__match_any_sync", CType::Unsigned, "unsigned __match_any_sync(unsigned mask, unsigned value)", FormId::MatchAnyB32, true},
+  {"__match_any_sync", CType::Long, "unsigned __match_any_sync(unsigned mask, long value)", FormId::MatchAnyB64, true},
+  {"__match_any_sync", CType::UnsignedLong, "unsigned __match_any_sync(unsigned mask, unsigned long value)", FormId::MatchAnyB64, true},
+  {"__match_any_sync", CType::LongLong, "unsigned __match_any_sync(unsigned mask, long long value)", FormId::MatchAnyB64, true},
+  {"__match_any_sync", CType::UnsignedLongLong, "unsigned __match_any_sync(unsigned mask, unsigned long long value)", FormId::MatchAnyB64, true},
+  {"__match_any_sync", CType::Float, "unsigned __match_any_sync(unsigned mask, float value)", FormId::MatchAnyB32, true},
+  {"__match_any_sync", CType::Double, "unsigned __match_any_sync(unsigned mask, double value)", FormId::MatchAnyB64, true},
+  {"__match_all_sync", CType::Int, "unsigned __match_all_sync(unsigned mask, int value, int* pred)", FormId::MatchAllB32, true, true},
+  {"__match_all_sync", CType::Unsigned, "unsigned __match_all_sync(unsigned mask, unsigned value, int* pred)", FormId::MatchAllB32, true, true},
+  {"__match_all_sync", CType::Long, "unsigned __match_all_sync(unsigned mask, long value, int* pred)", FormId::MatchAllB64, true, true},
+  {"__match_all_sync", CType::UnsignedLong, "unsigned __match_all_sync(unsigned mask, unsigned long value, int* pred)", FormId::MatchAllB64, true, true},
+  {"__match_all_sync", CType::LongLong, "unsigned __match_all_sync(unsigned mask, long long value, int* pred)", FormId::MatchAllB64, true, true},
+  {"__match_all_sync", CType::UnsignedLongLong, "unsigned __match_all_sync(unsigned mask, unsigned long long value, int* pred)", FormId::MatchAllB64, true, true},
+  {"__match_all_sync", CType::Float, "unsigned __match_all_sync(unsigned mask, float value, int* pred)", FormId::MatchAllB32, true, true},
+  {"__match_all_sync", CType::Double, "unsigned __match_all_sync(unsigned mask, double value, int* pred)", FormId::MatchAllB64, true, true},
+  {"__all_sync", CType::Int, "int __all_sync(unsigned mask, int predicate)", FormId::VoteAll, true},
+  {"__any_sync", CType::Int, "int __any_sync(unsigned mask, int predicate)", FormId::VoteAny, true},
+  {"__uni_sync", CType::Int, "int __uni_sync(unsigned mask, int predicate)", FormId::VoteUni, true},
+  {"__ballot_sync", CType::Int, "unsigned __ballot_sync(unsigned mask, int predicate)", FormId::VoteBallot, true},
+  {"__reduce_add_sync", CType::Int, "int __reduce_add_sync(unsigned mask, int value)", FormId::ReduxAddS32, true},
+  {"__reduce_add_sync", CType::Unsigned, "unsigned __reduce_add_sync(unsigned mask, unsigned value)", FormId::ReduxAddU32, true},
+  {"__reduce_min_sync", CType::Int, "int __reduce_min_sync(unsigned mask, int value)", FormId::ReduxMinS32, true},
+  {"__reduce_min_sync", CType::Unsigned, "unsigned __reduce_min_sync(unsigned mask, unsigned value)", FormId::ReduxMinU32, true},
+  {"__reduce_max_sync", CType::Int, "int __reduce_max_sync(unsigned mask, int value)", FormId::ReduxMaxS32, true},
+  {"__reduce_max_sync", CType::Unsigned, "unsigned __reduce_max_sync(unsigned mask, unsigned value)", FormId::ReduxMaxU32, true},
+  {"__reduce_and_sync", CType::Unsigned, "unsigned __reduce_and_sync(unsigned mask, unsigned value)", FormId::ReduxAnd, true},
+  {"__reduce_or_sync", CType::Unsigned, "unsigned __reduce_or_sync(unsigned mask, unsigned value)", FormId::ReduxOr, true},
+  {"__reduce_xor_sync", CType::Unsigned, "unsigned __reduce_xor_sync(unsigned mask, unsigned value)", FormId::ReduxXor, true},
+  {"__syncwarp", CType::Void, "void __syncwarp(unsigned mask = 0xffffffff)", FormId::BarWarpSync, true},
+  {"__syncthreads", CType::Void, "void __syncthreads()", FormId::BarSync, false},
+  {"__syncthreads_count", CType::Int, "int __syncthreads_count(int predicate)", FormId::BarRedPopc, false},
+  {"__syncthreads_and", CType::Int, "int __syncthreads_and(int predicate)", FormId::BarRedAnd, false},
+  {"__syncthreads_or", CType::Int, "int __syncthreads_or(int predicate)", FormId::BarRedOr, false},
+};
+// clang-format on
+
+/// Spelling of a C type as CUDA code writes it.
+std::string_view ctype_name(CType t);
+/// Width in bits of a C type's value on the LP64 targets CUDA supports (long is 64-bit there).
+int ctype_bits(CType t);
+/// True for float and double.
+constexpr bool ctype_is_float(CType t) { return t == CType::Float || t == CType::Double; }
+/// True for the signed integer types.
+constexpr bool ctype_is_signed(CType t) {
+  return t == CType::Int || t == CType::Long || t == CType::LongLong;
+}
+
+/// Every intrinsic overload that lowers to `form`.
+std::span<const IntrinsicInfo> all_intrinsics();
+
+/// Names used for enums in output.
+std::string_view family_name(Family f);
+std::string_view operand_type_name(OperandType t);
+std::string_view result_type_name(ResultType t);
+std::string_view clause_kind_name(ClauseKind k);
+
+}  // namespace warpspec::spec

@@ -1,0 +1,50 @@
+#pragma once
+// What an evaluation produces: per-lane results, which lanes produced one, and for each
+// undefined-behaviour clause of the form the lanes on which it fires. "Defined" is derived:
+// a lane's result is defined when the lane executes and no UB clause fires on it.
+#include <array>
+#include <vector>
+
+#include "spec/catalog.hpp"
+#include "spec/domain.hpp"
+#include "spec/warp_state.hpp"
+
+namespace warpspec::spec {
+
+/// One UB clause and the lanes (a word of lane bits) on which it fires; zero when it does not.
+template <Domain D>
+struct UbTerm {
+  ClauseId clause;
+  typename D::W32 lanes;
+};
+
+/// The outcome of one warp instruction.
+template <Domain D, int W = kWarpSize>
+struct Outcome {
+  std::array<typename D::W32, W> d;       ///< destination (0 or 1 for predicates)
+  std::array<typename D::B, W> p;         ///< second destination of match.all
+  std::array<typename D::B, W> executes;  ///< lanes that produce results
+  std::vector<UbTerm<D>> ub;              ///< one term per UB clause of the form
+
+  /// Lanes on which any UB clause fires.
+  typename D::W32 ub_lanes(const D& d) const {
+    auto acc = d.w32(0);
+    for (const auto& t : ub) acc = acc | t.lanes;
+    return acc;
+  }
+  /// The spec pins this lane's result down: it executes and no UB clause fires on it.
+  typename D::B defined(const D& d, unsigned lane) const {
+    return executes[lane] && !d.bit(ub_lanes(d), lane);
+  }
+};
+
+/// The outcome of one block-wide barrier.
+template <Domain D>
+struct CtaOutcome {
+  typename D::W32 d;                  ///< the value every arriving thread receives
+  std::vector<typename D::B> executes;  ///< threads that pass the barrier with a result
+  std::vector<typename D::B> ub_not_reached;  ///< threads whose barrier is undefined (UB)
+  typename D::B any_ub;               ///< some thread's barrier is undefined
+};
+
+}  // namespace warpspec::spec

@@ -1,0 +1,65 @@
+#pragma once
+// Warp and block states over a value domain, and the instruction instance being evaluated.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "spec/catalog.hpp"
+#include "spec/domain.hpp"
+
+namespace warpspec::spec {
+
+/// The warp width of the hardware; semantics take the width as a parameter so that small widths
+/// can be checked exhaustively.
+inline constexpr int kWarpSize = 32;
+
+/// Builds `std::array{f(0), ..., f(W-1)}` without default-constructing elements (symbolic
+/// domains have no default value).
+template <int W, class F>
+auto lanes_of(F&& f) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array{f(static_cast<unsigned>(I))...};
+  }(std::make_index_sequence<W>{});
+}
+
+/// All lanes of a width-W warp as a mask.
+template <int W>
+constexpr uint32_t full_mask() {
+  return W >= 32 ? 0xffffffffu : (uint32_t{1} << W) - 1;
+}
+
+/// A warp as one instruction sees it: per lane, whether it executes the instruction or has
+/// exited (neither: alive but elsewhere), the membermask it passes, its source operand, and the
+/// call site it reaches the instruction from.
+template <Domain D, int W = kWarpSize>
+struct WarpState {
+  std::array<typename D::B, W> exec;    ///< the lane executes this instruction
+  std::array<typename D::B, W> exited;  ///< the lane has exited (takes precedence over exec)
+  std::array<typename D::W32, W> mask;  ///< the membermask the lane passes
+  std::array<typename D::W64, W> a;     ///< source operand: low 32 bits for 32-bit forms,
+                                        ///< non-zero means true for predicates
+  std::array<typename D::W32, W> site;  ///< call site id; lanes at different sites are not
+                                        ///< converged (matters on sm_6x only)
+};
+
+/// A thread block at a `__syncthreads`-family barrier: per thread, whether it reaches the barrier
+/// or has exited, and its predicate (non-zero means true).
+template <Domain D>
+struct CtaState {
+  std::vector<typename D::B> arrive;
+  std::vector<typename D::B> exited;
+  std::vector<typename D::W32> pred;
+};
+
+/// The instruction instance: a form plus the operand choices that are not part of the state.
+struct Instr {
+  FormId form = FormId::MatchAnyB32;
+  bool negate = false;   ///< `!a` (vote and bar.red forms)
+  bool write_d = true;   ///< false when `d` is the sink `_` (match.all)
+  bool write_p = false;  ///< `d|p` (match.all)
+  std::optional<uint32_t> imm_mask{};  ///< membermask written as an immediate: overrides the state
+};
+
+}  // namespace warpspec::spec
