@@ -1,0 +1,60 @@
+// warpspec: wires the registered subcommands into one CLI11 application.
+#include <algorithm>
+#include <exception>
+#include <iostream>
+
+#include "cli/command.hpp"
+
+namespace warpspec::cli {
+
+std::vector<Command>& registry() {
+  static std::vector<Command> commands;
+  return commands;
+}
+
+bool add_command(Command c) {
+  registry().push_back(std::move(c));
+  return true;
+}
+
+}  // namespace warpspec::cli
+
+int main(int argc, char** argv) {
+  using namespace warpspec::cli;
+  CLI::App app{
+      "warpspec: an executable reference for NVIDIA's warp-level synchronization and "
+      "communication primitives (match.sync, vote.sync, redux.sync, __syncwarp, __syncthreads*)."};
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 ok/proved/agrees, 1 refuted/mismatch, 2 unknown, 3 UB found, 4 form not "
+      "available on the target, 64 usage, 65 bad input data, 66 missing input, 70 internal, 73 "
+      "cannot write output. See docs/cli.md.");
+  auto commands = registry();
+  std::sort(commands.begin(), commands.end(),
+            [](const Command& a, const Command& b) { return a.order < b.order; });
+  std::function<int()> action;
+  for (auto& c : commands) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    auto run = c.setup(*sub);
+    sub->callback([&action, run] { action = run; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  try {
+    return action ? action() : kExitUsage;
+  } catch (const Failure& f) {
+    std::cerr << "warpspec: " << f.message << "\n";
+    return f.code;
+  } catch (const std::exception& e) {
+    std::cerr << "warpspec: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}
