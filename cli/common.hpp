@@ -1,0 +1,25 @@
+#pragma once
+// Helpers the subcommands share: instruction parsing with caret diagnostics, target options,
+// and mapping input errors to exit codes.
+#include <string>
+
+#include "cli/command.hpp"
+#include "model/state_io.hpp"
+#include "spec/instr_parse.hpp"
+#include "spec/target.hpp"
+
+namespace warpspec::cli {
+
+/// Parses an instruction or throws a Failure (exit 64) that shows the text with a caret under the
+/// offending column. `origin` names where the text came from ("instruction" or "file.json").
+spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin);
+
+/// Parses --target/--ptx values (empty: default) or throws a usage Failure.
+spec::Target target_or_fail(const std::string& text, spec::Target fallback);
+/// Same for the PTX ISA version.
+spec::PtxVersion ptx_or_fail(const std::string& text, spec::PtxVersion fallback);
+
+/// Converts an InputError into the matching Failure (64 for command lines, 65 for files).
+Failure as_failure(const model::InputError& e);
+
+}  // namespace warpspec::cli

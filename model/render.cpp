@@ -1,0 +1,298 @@
+#include "model/render.hpp"
+
+#include <bit>
+#include <cinttypes>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace warpspec::model {
+
+namespace {
+
+std::string hex32(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08x", v);
+  return b;
+}
+
+std::string hex64(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%016" PRIx64, v);
+  return b;
+}
+
+std::string float_text(double v) {
+  std::ostringstream os;
+  os << std::setprecision(9) << v;
+  auto s = os.str();
+  if (s == "0" && std::signbit(v)) s = "-0";
+  return s;
+}
+
+std::string runs(const std::vector<unsigned>& xs) {
+  if (xs.empty()) return "none";
+  std::string out;
+  for (std::size_t i = 0; i < xs.size();) {
+    std::size_t j = i;
+    while (j + 1 < xs.size() && xs[j + 1] == xs[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(xs[i]);
+    if (j > i) out += "-" + std::to_string(xs[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// Renders rows with a header; rows equal but for the first column are merged when compact.
+std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                  const std::string& first_name, bool compact) {
+  std::vector<std::vector<std::string>> merged;
+  std::vector<std::vector<unsigned>> ids;
+  for (unsigned i = 0; i < rows.size(); ++i) {
+    bool same = compact && !merged.empty() && ids.back().back() + 1 == i &&
+                std::equal(rows[i].begin(), rows[i].end(), merged.back().begin() + 1);
+    if (same) {
+      ids.back().push_back(i);
+    } else {
+      merged.push_back({""});
+      merged.back().insert(merged.back().end(), rows[i].begin(), rows[i].end());
+      ids.push_back({i});
+    }
+  }
+  for (std::size_t k = 0; k < merged.size(); ++k) merged[k][0] = runs(ids[k]);
+  std::vector<std::string> head{first_name};
+  head.insert(head.end(), header.begin(), header.end());
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t c = 0; c < head.size(); ++c) width[c] = head[c].size();
+  for (const auto& r : merged)
+    for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  std::ostringstream os;
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string s;
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      s += r[c];
+      if (c + 1 < r.size()) s += std::string(width[c] - r[c].size() + 2, ' ');
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    os << s << "\n";
+  };
+  line(head);
+  for (const auto& r : merged) line(r);
+  return os.str();
+}
+
+}  // namespace
+
+std::string format_lanes(uint32_t lanes) {
+  std::vector<unsigned> xs;
+  for (unsigned i = 0; i < 32; ++i)
+    if ((lanes >> i) & 1u) xs.push_back(i);
+  return runs(xs);
+}
+
+std::string format_threads(const std::vector<unsigned>& threads) { return runs(threads); }
+
+std::string format_operand(uint64_t bits, const spec::ValueSyntax& syn) {
+  if (syn.is_pred) return bits ? "1" : "0";
+  if (syn.is_float && syn.bits == 32) {
+    auto b = static_cast<uint32_t>(bits);
+    return float_text(std::bit_cast<float>(b)) + " (" + hex32(b) + ")";
+  }
+  if (syn.is_float) return float_text(std::bit_cast<double>(bits)) + " (" + hex64(bits) + ")";
+  return syn.bits == 64 ? hex64(bits) : hex32(static_cast<uint32_t>(bits));
+}
+
+std::string format_result(uint32_t bits, spec::ResultType t) {
+  switch (t) {
+    case spec::ResultType::None: return "-";
+    case spec::ResultType::Pred: return bits ? "1" : "0";
+    case spec::ResultType::U32: return std::to_string(bits);
+    case spec::ResultType::S32: return std::to_string(static_cast<int32_t>(bits));
+    case spec::ResultType::F32: return float_text(std::bit_cast<float>(bits)) + " (" + hex32(bits) + ")";
+    default: return hex32(bits);
+  }
+}
+
+spec::ValueSyntax form_syntax(spec::FormId form) {
+  spec::ParsedInstr p;
+  p.instr.form = form;
+  auto s = spec::value_syntax(p);
+  const auto t = spec::form_info(form).a_type;
+  if (t == spec::OperandType::U32 || t == spec::OperandType::S32) s.bits = 32;
+  return s;
+}
+
+std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, const Warp& w,
+                       const WarpResult* r, bool compact) {
+  const auto& f = spec::form_info(in.form);
+  bool sites = false;
+  for (unsigned i = 1; i < spec::kWarpSize; ++i) sites = sites || w.site[i] != w.site[0];
+  std::vector<std::string> head{"status", "mask"};
+  if (!syn.none) head.push_back("a");
+  if (sites) head.push_back("site");
+  const bool has_d = f.d_type != spec::ResultType::None && in.write_d;
+  if (r) {
+    if (has_d) head.push_back("d");
+    if (in.write_p) head.push_back("p");
+    head.push_back("defined");
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+    const auto st = status(w, i);
+    const uint32_t mask = in.imm_mask ? *in.imm_mask : w.mask[i];
+    std::vector<std::string> row{std::string(status_name(st)), hex32(mask)};
+    if (!syn.none) row.push_back(format_operand(w.a[i], syn));
+    if (sites) row.push_back(std::to_string(w.site[i]));
+    if (r) {
+      const bool runs_it = st == LaneStatus::Executes;
+      if (has_d) row.push_back(runs_it ? format_result(r->outcome.d[i], f.d_type) : "-");
+      if (in.write_p) row.push_back(runs_it ? (r->outcome.p[i] ? "1" : "0") : "-");
+      row.push_back(!runs_it ? "-" : r->defined(i) ? "yes" : "NO (UB)");
+    }
+    rows.push_back(std::move(row));
+  }
+  return table(head, rows, "lane", compact);
+}
+
+std::string lane_table(const spec::Instr& in, const Warp& w, const WarpResult* r, bool compact) {
+  return lane_table(in, form_syntax(in.form), w, r, compact);
+}
+
+std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, bool compact) {
+  const auto& f = spec::form_info(in.form);
+  std::vector<std::string> head{"status"};
+  const bool pred = f.a_type != spec::OperandType::None;
+  if (pred) head.push_back("a");
+  if (r) {
+    if (f.d_type != spec::ResultType::None) head.push_back("d");
+    head.push_back("defined");
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+    auto st = c.exited[t] ? LaneStatus::Exited : c.arrive[t] ? LaneStatus::Executes : LaneStatus::Inactive;
+    std::vector<std::string> row{std::string(status_name(st))};
+    if (pred) row.push_back(std::to_string(static_cast<int32_t>(c.pred[t])));
+    if (r) {
+      const bool here = r->outcome.executes[t];
+      if (f.d_type != spec::ResultType::None)
+        row.push_back(here ? format_result(r->outcome.d, f.d_type) : "-");
+      row.push_back(!here ? "-" : r->outcome.ub_not_reached[t] ? "NO (UB)" : "yes");
+    }
+    rows.push_back(std::move(row));
+  }
+  return table(head, rows, "thread", compact);
+}
+
+namespace {
+std::string availability_line(const spec::AvailabilityVerdict& v) {
+  return v.available ? "" : "NOT AVAILABLE: " + v.reason + "\n";
+}
+}  // namespace
+
+std::string findings_text(const WarpResult& r) {
+  std::string out = availability_line(r.availability);
+  if (r.ub.empty()) return out + "No undefined behaviour.\n";
+  for (const auto& u : r.ub) {
+    const auto& c = spec::clause_info(u.clause);
+    out += "UB " + std::string(c.key) + " on lanes " + format_lanes(u.lanes) + ": " +
+           std::string(c.text) + "\n";
+  }
+  return out;
+}
+
+std::string findings_text(const CtaResult& r) {
+  std::string out = availability_line(r.availability);
+  if (r.ub.empty()) return out + "No undefined behaviour.\n";
+  for (const auto& u : r.ub) {
+    const auto& c = spec::clause_info(u.clause);
+    out += "UB " + std::string(c.key) + " on threads " + format_threads(u.threads) + ": " +
+           std::string(c.text) + "\n";
+  }
+  return out;
+}
+
+namespace {
+nlohmann::json header_json(const spec::ParsedInstr& p, const spec::AvailabilityVerdict& av,
+                           spec::Target target, spec::PtxVersion ptx) {
+  const auto& f = spec::form_info(p.instr.form);
+  nlohmann::json j{{"schema", "warpspec-eval/1"},
+                   {"instruction", p.text},
+                   {"form", f.name},
+                   {"target", spec::to_string(target)},
+                   {"ptx", spec::to_string(ptx)},
+                   {"available", av.available}};
+  j["intrinsic"] = p.intrinsic ? nlohmann::json(p.intrinsic->signature) : nlohmann::json(nullptr);
+  if (!av.available) j["availability_reason"] = av.reason;
+  return j;
+}
+
+nlohmann::json result_value(uint32_t bits, spec::ResultType t) {
+  if (t == spec::ResultType::Pred) return bits != 0;
+  return hex32(bits);
+}
+}  // namespace
+
+nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const WarpResult& r,
+                           spec::Target target, spec::PtxVersion ptx) {
+  const auto& f = spec::form_info(p.instr.form);
+  const auto syn = spec::value_syntax(p);
+  auto j = header_json(p, r.availability, target, ptx);
+  auto lanes = nlohmann::json::array();
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+    const auto st = status(w, i);
+    nlohmann::json l{{"lane", i},
+                     {"status", status_name(st)},
+                     {"mask", hex32(p.instr.imm_mask ? *p.instr.imm_mask : w.mask[i])},
+                     {"site", w.site[i]}};
+    if (!syn.none) l["a"] = syn.is_pred ? nlohmann::json(w.a[i] != 0)
+                                         : nlohmann::json(syn.bits == 64 ? hex64(w.a[i]) : hex32(static_cast<uint32_t>(w.a[i])));
+    const bool runs_it = st == LaneStatus::Executes;
+    if (f.d_type != spec::ResultType::None && p.instr.write_d)
+      l["d"] = runs_it ? result_value(r.outcome.d[i], f.d_type) : nlohmann::json(nullptr);
+    if (p.instr.write_p) l["p"] = runs_it ? nlohmann::json(r.outcome.p[i]) : nlohmann::json(nullptr);
+    l["defined"] = r.defined(i);
+    lanes.push_back(std::move(l));
+  }
+  j["lanes"] = std::move(lanes);
+  auto ub = nlohmann::json::array();
+  for (const auto& u : r.ub) {
+    auto ls = nlohmann::json::array();
+    for (unsigned i = 0; i < 32; ++i)
+      if ((u.lanes >> i) & 1u) ls.push_back(i);
+    ub.push_back({{"clause", spec::clause_info(u.clause).key},
+                  {"lanes", ls},
+                  {"text", spec::clause_info(u.clause).text}});
+  }
+  j["ub"] = std::move(ub);
+  return j;
+}
+
+nlohmann::json result_json(const spec::ParsedInstr& p, const Cta& c, const CtaResult& r,
+                           spec::Target target, spec::PtxVersion ptx) {
+  const auto& f = spec::form_info(p.instr.form);
+  auto j = header_json(p, r.availability, target, ptx);
+  auto threads = nlohmann::json::array();
+  for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+    auto st = c.exited[t] ? LaneStatus::Exited : c.arrive[t] ? LaneStatus::Executes : LaneStatus::Inactive;
+    nlohmann::json o{{"thread", t}, {"status", status_name(st)}};
+    if (f.a_type != spec::OperandType::None) o["a"] = static_cast<int32_t>(c.pred[t]);
+    const bool here = r.outcome.executes[t];
+    if (f.d_type != spec::ResultType::None)
+      o["d"] = here ? (f.d_type == spec::ResultType::Pred ? nlohmann::json(r.outcome.d != 0)
+                                                          : nlohmann::json(r.outcome.d))
+                    : nlohmann::json(nullptr);
+    o["defined"] = here && !r.outcome.ub_not_reached[t];
+    threads.push_back(std::move(o));
+  }
+  j["threads"] = std::move(threads);
+  auto ub = nlohmann::json::array();
+  for (const auto& u : r.ub)
+    ub.push_back({{"clause", spec::clause_info(u.clause).key},
+                  {"threads", u.threads},
+                  {"text", spec::clause_info(u.clause).text}});
+  j["ub"] = std::move(ub);
+  return j;
+}
+
+}  // namespace warpspec::model

@@ -1,0 +1,45 @@
+#pragma once
+// Showing states and results: lane tables for people, JSON for programs (docs/json-schema.md).
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/eval.hpp"
+#include "spec/instr_parse.hpp"
+
+namespace warpspec::model {
+
+/// "0-1,5,7-31" for a set of lanes; "none" when empty.
+std::string format_lanes(uint32_t lanes);
+/// Same for a list of thread indices (sorted, unique).
+std::string format_threads(const std::vector<unsigned>& threads);
+/// A source operand as written for its syntax (hex bits; floats also as a number).
+std::string format_operand(uint64_t bits, const spec::ValueSyntax& syn);
+/// A destination value for a form's result type.
+std::string format_result(uint32_t bits, spec::ResultType t);
+/// The value syntax a bare form implies (no intrinsic).
+spec::ValueSyntax form_syntax(spec::FormId form);
+
+/// A lane table (lane, status, mask, a, site when used, d, p, defined). With `compact`, runs of
+/// lanes whose rows are equal but for the lane number are merged ("2-31").
+std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, const Warp& w,
+                       const WarpResult* r, bool compact = true);
+/// Same, deriving the value syntax from the form.
+std::string lane_table(const spec::Instr& in, const Warp& w, const WarpResult* r = nullptr,
+                       bool compact = true);
+/// A thread table for a block barrier.
+std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, bool compact = true);
+/// The UB findings and the availability verdict, one line each.
+std::string findings_text(const WarpResult& r);
+/// Same for a block barrier.
+std::string findings_text(const CtaResult& r);
+
+/// The JSON document of an evaluation ("warpspec-eval/1").
+nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const WarpResult& r,
+                           spec::Target target, spec::PtxVersion ptx);
+/// Same for a block barrier.
+nlohmann::json result_json(const spec::ParsedInstr& p, const Cta& c, const CtaResult& r,
+                           spec::Target target, spec::PtxVersion ptx);
+
+}  // namespace warpspec::model

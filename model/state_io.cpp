@@ -1,0 +1,336 @@
+#include "model/state_io.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace warpspec::model {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t b = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(b, i - b));
+      b = i + 1;
+    }
+  return out;
+}
+
+std::optional<std::size_t> to_size(std::string_view s) {
+  std::size_t v = 0;
+  auto t = trim(s);
+  if (t.empty() || t.size() > 6) return std::nullopt;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc{} || p != t.data() + t.size()) return std::nullopt;
+  return v;
+}
+
+[[noreturn]] void usage(std::string msg) { throw InputError(std::move(msg), false); }
+
+uint64_t value_or_throw(std::string_view text, const spec::ValueSyntax& syn, const std::string& where,
+                        bool data) {
+  uint64_t v = 0;
+  auto err = spec::parse_value(text, syn, v);
+  if (!err.empty()) throw InputError(where + ": " + err, data);
+  return v;
+}
+
+const spec::ValueSyntax kMaskSyntax{32, false, false, false};
+const spec::ValueSyntax kSiteSyntax{32, false, false, false};
+
+// Applies statuses given as two lane sets, refusing overlap.
+template <class SetStatus>
+void apply_statuses(const StateFlags& f, std::size_t n, SetStatus set) {
+  auto ex = f.exited.empty() ? std::vector<bool>(n) : parse_lane_set(f.exited, n, "--exited");
+  auto in = f.inactive.empty() ? std::vector<bool>(n) : parse_lane_set(f.inactive, n, "--inactive");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (ex[i] && in[i])
+      usage("lane " + std::to_string(i) + " is in both --exited and --inactive; a lane is one of "
+            "executes, exited or inactive");
+    set(i, ex[i] ? LaneStatus::Exited : in[i] ? LaneStatus::Inactive : LaneStatus::Executes);
+  }
+}
+
+std::pair<int, int> line_col(const std::string& text, std::size_t byte) {
+  int line = 1, col = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+using json = nlohmann::json;
+
+std::string json_value_text(const json& v, const std::string& where) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+  if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number_float()) {
+    std::ostringstream os;
+    os.precision(17);
+    os << v.get<double>();
+    auto s = os.str();
+    if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+    return s;
+  }
+  throw InputError(where + ": expected a number or a string, found " + std::string(v.type_name()), true);
+}
+
+json parse_json(const std::string& text, const std::string& file) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    auto [l, c] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
+    std::string what = e.what();
+    auto pos = what.find("syntax error");
+    throw InputError(file + ":" + std::to_string(l) + ":" + std::to_string(c) + ": malformed JSON (" +
+                         (pos == std::string::npos ? what : what.substr(pos)) + ")",
+                     true);
+  }
+}
+
+const json& field(const json& obj, const char* name, const std::string& where) {
+  auto it = obj.find(name);
+  if (it == obj.end()) throw InputError(where + ": missing field \"" + name + "\"", true);
+  return *it;
+}
+
+LaneStatus status_from(const json& v, const std::string& where) {
+  if (v.is_string()) {
+    auto s = v.get<std::string>();
+    if (s == "executes") return LaneStatus::Executes;
+    if (s == "exited") return LaneStatus::Exited;
+    if (s == "inactive") return LaneStatus::Inactive;
+  }
+  throw InputError(where + ": expected \"executes\", \"exited\" or \"inactive\"", true);
+}
+
+}  // namespace
+
+std::vector<std::string> expand_list(std::string_view list, std::size_t n, std::string_view what) {
+  const std::string w(what);
+  auto items = split(list, ',');
+  if (items.size() == 1 && items[0].find('*') == std::string_view::npos) {
+    if (trim(items[0]).empty()) usage(w + ": empty list");
+    return std::vector<std::string>(n, trim(items[0]));
+  }
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    auto item = items[k];
+    auto star = item.find('*');
+    if (star == std::string_view::npos) {
+      if (trim(item).empty()) usage(w + ": item " + std::to_string(k + 1) + " is empty");
+      out.push_back(trim(item));
+      continue;
+    }
+    auto value = trim(item.substr(0, star));
+    if (value.empty()) usage(w + ": item " + std::to_string(k + 1) + " has no value before '*'");
+    auto count_text = trim(item.substr(star + 1));
+    if (count_text.empty()) {
+      if (k + 1 != items.size())
+        usage(w + ": '" + value + "*' (fill the rest) must be the last item");
+      if (out.size() >= n) usage(w + ": nothing left to fill with '" + value + "*'");
+      out.resize(n, value);
+      continue;
+    }
+    auto count = to_size(count_text);
+    if (!count || *count == 0)
+      usage(w + ": item " + std::to_string(k + 1) + ": '" + count_text + "' is not a repeat count");
+    if (out.size() + *count > n) usage(w + ": more than " + std::to_string(n) + " values");
+    out.insert(out.end(), *count, value);
+  }
+  if (out.size() != n)
+    usage(w + ": " + std::to_string(out.size()) + " values for " + std::to_string(n) +
+          " lanes; end the list with 'V*' to fill the rest");
+  return out;
+}
+
+std::vector<bool> parse_lane_set(std::string_view text, std::size_t n, std::string_view what) {
+  const std::string w(what);
+  auto t = trim(text);
+  std::vector<bool> set(n, false);
+  if (t == "none" || t.empty()) return set;
+  if (t == "all") return std::vector<bool>(n, true);
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    uint64_t v = 0;
+    auto err = spec::parse_value(t, kMaskSyntax, v);
+    if (!err.empty()) usage(w + ": " + err);
+    if (n < 32 && (v >> n)) usage(w + ": " + t + " names lanes beyond " + std::to_string(n - 1));
+    for (std::size_t i = 0; i < n && i < 32; ++i) set[i] = (v >> i) & 1u;
+    return set;
+  }
+  for (auto part : split(t, ',')) {
+    auto dash = part.find('-');
+    auto lo = to_size(part.substr(0, dash));
+    auto hi = dash == std::string_view::npos ? lo : to_size(part.substr(dash + 1));
+    if (!lo || !hi || *hi < *lo)
+      usage(w + ": '" + trim(part) + "' is not a lane or range; expected e.g. 0-3,7 or 0xff");
+    if (*hi >= n) usage(w + ": lane " + std::to_string(*hi) + " is beyond " + std::to_string(n - 1));
+    for (auto i = *lo; i <= *hi; ++i) set[i] = true;
+  }
+  return set;
+}
+
+Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
+  const auto syn = spec::value_syntax(p);
+  Warp w = make_warp(0);
+  apply_statuses(f, spec::kWarpSize, [&](std::size_t i, LaneStatus s) { set_status(w, i, s); });
+  if (!syn.none) {
+    if (f.a.empty())
+      usage("give the per-lane source operands with --a (e.g. --a '5*2,6*' for lanes 0-1 = 5, the rest 6)");
+    auto as = expand_list(f.a, spec::kWarpSize, "--a");
+    for (unsigned i = 0; i < spec::kWarpSize; ++i)
+      w.a[i] = value_or_throw(as[i], syn, "--a lane " + std::to_string(i), false);
+  } else if (!f.a.empty()) {
+    usage("--a: " + p.text + " has no source operand");
+  }
+  if (p.instr.imm_mask) {
+    if (!f.mask.empty() || !f.masks.empty())
+      usage("the membermask is the immediate in the instruction; --mask/--masks apply only when it "
+            "is a register");
+    for (auto& m : w.mask) m = *p.instr.imm_mask;
+  } else {
+    if (!f.mask.empty() && !f.masks.empty()) usage("give either --mask or --masks, not both");
+    if (f.mask.empty() && f.masks.empty())
+      usage("the membermask '" + p.mask_register +
+            "' is a register: give its value with --mask (all lanes) or --masks (per lane)");
+    auto ms = expand_list(f.mask.empty() ? f.masks : f.mask, spec::kWarpSize,
+                          f.mask.empty() ? "--masks" : "--mask");
+    for (unsigned i = 0; i < spec::kWarpSize; ++i)
+      w.mask[i] = static_cast<uint32_t>(
+          value_or_throw(ms[i], kMaskSyntax, "membermask of lane " + std::to_string(i), false));
+  }
+  if (!f.sites.empty()) {
+    auto ss = expand_list(f.sites, spec::kWarpSize, "--sites");
+    for (unsigned i = 0; i < spec::kWarpSize; ++i)
+      w.site[i] = static_cast<uint32_t>(value_or_throw(ss[i], kSiteSyntax, "--sites lane " + std::to_string(i), false));
+  }
+  return w;
+}
+
+Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
+  const std::size_t n = f.threads ? f.threads : 32;
+  if (n > kMaxCtaThreads) usage("--threads: a block holds at most 1024 threads");
+  if (!f.mask.empty() || !f.masks.empty() || !f.sites.empty())
+    usage(p.text + " is a block barrier: it takes no membermask or call sites");
+  Cta c = make_cta(n);
+  apply_statuses(f, n, [&](std::size_t i, LaneStatus s) {
+    c.arrive[i] = s == LaneStatus::Executes;
+    c.exited[i] = s == LaneStatus::Exited;
+  });
+  const auto syn = spec::value_syntax(p);
+  if (syn.none) {
+    if (!f.a.empty()) usage("--a: " + p.text + " takes no predicate");
+    return c;
+  }
+  if (f.a.empty()) usage("give each thread's predicate with --a (e.g. --a '1*10,0*')");
+  auto as = expand_list(f.a, n, "--a");
+  for (std::size_t i = 0; i < n; ++i)
+    c.pred[i] = static_cast<uint32_t>(value_or_throw(as[i], syn, "--a thread " + std::to_string(i), false));
+  return c;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the file", true);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+JsonState read_state_file_header(const std::string& path) {
+  JsonState js;
+  js.file = path;
+  js.raw = read_file(path);
+  auto doc = parse_json(js.raw, path);
+  if (!doc.is_object()) throw InputError(path + ": expected a JSON object at the top level", true);
+  if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
+    throw InputError(path + ": schema " + it->dump() + " is not supported; expected \"warpspec-state/1\"", true);
+  if (auto it = doc.find("instruction"); it != doc.end()) {
+    if (!it->is_string()) throw InputError(path + ": \"instruction\" must be a string", true);
+    js.instruction = it->get<std::string>();
+  }
+  if (auto it = doc.find("target"); it != doc.end()) {
+    if (!it->is_string() || !(js.target = spec::parse_target(it->get<std::string>())))
+      throw InputError(path + ": \"target\": expected \"sm_XX\", \"sm_XXa\" or \"sm_XXf\"", true);
+  }
+  if (auto it = doc.find("ptx"); it != doc.end()) {
+    if (!it->is_string() || !(js.ptx = spec::parse_ptx(it->get<std::string>())))
+      throw InputError(path + ": \"ptx\": expected a version string such as \"8.6\"", true);
+  }
+  return js;
+}
+
+Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
+  auto doc = json::parse(js.raw);
+  const auto syn = spec::value_syntax(p);
+  const auto& lanes = field(doc, "lanes", js.file);
+  if (!lanes.is_array() || lanes.size() != spec::kWarpSize)
+    throw InputError(js.file + ": \"lanes\" must be an array of exactly 32 lane objects", true);
+  Warp w = make_warp(0);
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+    const std::string where = js.file + ": lanes[" + std::to_string(i) + "]";
+    const auto& l = lanes[i];
+    if (!l.is_object()) throw InputError(where + ": expected an object", true);
+    if (auto it = l.find("lane"); it != l.end() && !(it->is_number_unsigned() && it->get<uint64_t>() == i))
+      throw InputError(where + ".lane: expected " + std::to_string(i) + " (lanes are listed in order)", true);
+    set_status(w, i, l.contains("status") ? status_from(l["status"], where + ".status") : LaneStatus::Executes);
+    if (!syn.none) {
+      w.a[i] = value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn, where + ".a", true);
+    }
+    if (p.instr.imm_mask) {
+      w.mask[i] = *p.instr.imm_mask;
+      if (l.contains("mask")) {
+        auto m = value_or_throw(json_value_text(l["mask"], where + ".mask"), kMaskSyntax, where + ".mask", true);
+        if (m != *p.instr.imm_mask)
+          throw InputError(where + ".mask: differs from the instruction's immediate membermask", true);
+      }
+    } else {
+      w.mask[i] = static_cast<uint32_t>(value_or_throw(
+          json_value_text(field(l, "mask", where), where + ".mask"), kMaskSyntax, where + ".mask", true));
+    }
+    if (l.contains("site"))
+      w.site[i] = static_cast<uint32_t>(
+          value_or_throw(json_value_text(l["site"], where + ".site"), kSiteSyntax, where + ".site", true));
+  }
+  return w;
+}
+
+Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
+  auto doc = json::parse(js.raw);
+  const auto syn = spec::value_syntax(p);
+  const auto& threads = field(doc, "threads", js.file);
+  if (!threads.is_array() || threads.empty() || threads.size() > kMaxCtaThreads)
+    throw InputError(js.file + ": \"threads\" must be an array of 1 to 1024 thread objects", true);
+  Cta c = make_cta(threads.size());
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    const std::string where = js.file + ": threads[" + std::to_string(i) + "]";
+    const auto& t = threads[i];
+    if (!t.is_object()) throw InputError(where + ": expected an object", true);
+    auto s = t.contains("status") ? status_from(t["status"], where + ".status") : LaneStatus::Executes;
+    c.arrive[i] = s == LaneStatus::Executes;
+    c.exited[i] = s == LaneStatus::Exited;
+    if (!syn.none)
+      c.pred[i] = static_cast<uint32_t>(
+          value_or_throw(json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a", true));
+  }
+  return c;
+}
+
+}  // namespace warpspec::model

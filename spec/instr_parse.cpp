@@ -1,0 +1,456 @@
+#include "spec/instr_parse.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+namespace warpspec::spec {
+
+namespace {
+
+// ---------------------------------------------------------------- a tiny cursor over the text
+
+struct Cursor {
+  std::string_view s;
+  std::size_t pos = 0;
+
+  void skip_space() {
+    while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
+  }
+  bool at_end() {
+    skip_space();
+    return pos >= s.size();
+  }
+  bool eat(char c) {
+    skip_space();
+    if (pos < s.size() && s[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  char peek() {
+    skip_space();
+    return pos < s.size() ? s[pos] : '\0';
+  }
+  std::size_t column() const { return pos + 1; }
+  // A run of characters that may form a name, number or dotted opcode.
+  std::string_view word() {
+    skip_space();
+    std::size_t b = pos;
+    while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' ||
+                              s[pos] == '.' || s[pos] == '%' || s[pos] == '$' || s[pos] == '-' ||
+                              s[pos] == '+'))
+      ++pos;
+    return s.substr(b, pos - b);
+  }
+};
+
+struct Fail {
+  std::size_t column;
+  std::string message;
+};
+
+std::string describe_char(char c) {
+  if (c == '\0') return "the end of the text";
+  return std::string("'") + c + "'";
+}
+
+bool is_identifier(std::string_view w) {
+  if (w.empty()) return false;
+  const char c = w[0];
+  if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '%' || c == '$'))
+    return false;
+  return std::all_of(w.begin() + 1, w.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '$';
+  });
+}
+
+// Parses an unsigned integer literal (decimal or 0x-hex) that must fit in `bits` bits.
+std::optional<uint64_t> parse_unsigned(std::string_view w, int bits) {
+  int base = 10;
+  if (w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) {
+    base = 16;
+    w.remove_prefix(2);
+  }
+  if (w.empty()) return std::nullopt;
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v, base);
+  if (ec != std::errc{} || p != w.data() + w.size()) return std::nullopt;
+  if (bits < 64 && v >> bits) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string_view> split_dots(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t b = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == '.') {
+      out.push_back(s.substr(b, i - b));
+      b = i + 1;
+    }
+  return out;
+}
+
+// ---------------------------------------------------------------- the opcode
+
+// Matches the dotted opcode against the catalog. Errors point at the first token that no form
+// continues with, and list the tokens that would have been accepted there.
+FormId match_opcode(std::string_view op, std::size_t col0) {
+  std::string norm(op);
+  // Accepted aliases: the .cta scope spelled out on the CTA barriers.
+  if (norm.starts_with("bar.cta.")) norm = "bar." + norm.substr(8);
+  auto toks = split_dots(norm);
+  std::size_t best = 0;
+  for (const auto& f : kForms) {
+    auto ft = split_dots(f.name);
+    std::size_t k = 0;
+    while (k < ft.size() && k < toks.size() && ft[k] == toks[k]) ++k;
+    if (k == ft.size() && k == toks.size()) return f.id;
+    best = std::max(best, k);
+  }
+  // Build the message: which tokens could follow the longest known prefix.
+  std::vector<std::string_view> next;
+  for (const auto& f : kForms) {
+    auto ft = split_dots(f.name);
+    bool prefix = ft.size() >= best &&
+                  std::equal(ft.begin(), ft.begin() + static_cast<long>(best), toks.begin());
+    if (prefix && ft.size() > best && std::find(next.begin(), next.end(), ft[best]) == next.end())
+      next.push_back(ft[best]);
+  }
+  std::string expected;
+  for (std::size_t i = 0; i < next.size(); ++i)
+    expected += (i ? ", " : "") + std::string(best ? "." : "") + std::string(next[i]);
+  std::size_t col = col0;
+  for (std::size_t i = 0; i < best && i < toks.size(); ++i) col += toks[i].size() + 1;
+  if (best == 0)
+    throw Fail{col0, "unknown instruction '" + std::string(toks[0]) +
+                         "'; expected match, vote, redux or bar (see 'warpspec list')"};
+  std::string prefix;
+  for (std::size_t i = 0; i < best; ++i) prefix += (i ? "." : "") + std::string(toks[i]);
+  if (best >= toks.size())
+    throw Fail{col0 + op.size(), "incomplete opcode '" + prefix + "'; expected one of " + expected};
+  throw Fail{col - 1, "unknown qualifier '." + std::string(toks[best]) + "' after '" + prefix +
+                          "'; expected one of " + expected};
+}
+
+// ---------------------------------------------------------------- operands
+
+std::string expect_register(Cursor& c, const char* what, bool allow_sink = false) {
+  const auto col = c.column();
+  auto w = c.word();
+  if (allow_sink && w == "_") return "_";
+  if (w == "_") throw Fail{col, std::string("the sink '_' is not allowed for ") + what};
+  if (!is_identifier(w))
+    throw Fail{col, std::string("expected a register name for ") + what + ", found " +
+                        (w.empty() ? describe_char(c.peek()) : "'" + std::string(w) + "'")};
+  return std::string(w);
+}
+
+void expect_comma(Cursor& c, const char* before) {
+  if (!c.eat(','))
+    throw Fail{c.column(), std::string("expected ',' before ") + before + ", found " +
+                               describe_char(c.peek())};
+}
+
+// Reads a membermask operand: a 32-bit immediate or a register name.
+void read_mask(Cursor& c, ParsedInstr& out) {
+  const auto col = c.column();
+  auto w = c.word();
+  if (w.empty())
+    throw Fail{col, "expected the membermask (an immediate such as 0xffffffff or a register), "
+                    "found " + describe_char(c.peek())};
+  if (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '-') {
+    auto v = parse_unsigned(w, 32);
+    if (!v) throw Fail{col, "membermask '" + std::string(w) + "' is not a 32-bit unsigned value"};
+    out.instr.imm_mask = static_cast<uint32_t>(*v);
+    return;
+  }
+  if (!is_identifier(w)) throw Fail{col, "expected the membermask, found '" + std::string(w) + "'"};
+  out.mask_register = std::string(w);
+}
+
+bool read_negation(Cursor& c) { return c.eat('!'); }
+
+void expect_end(Cursor& c) {
+  c.eat(';');
+  c.skip_space();
+  if (c.pos + 1 < c.s.size() && c.s[c.pos] == '/' && c.s[c.pos + 1] == '/') return;
+  if (!c.at_end())
+    throw Fail{c.column(), "unexpected " + describe_char(c.peek()) + " after the instruction"};
+}
+
+std::string mask_text(const ParsedInstr& p) {
+  if (p.instr.imm_mask) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", *p.instr.imm_mask);
+    return buf;
+  }
+  return p.mask_register;
+}
+
+ParsedInstr parse_ptx(Cursor& c) {
+  const auto op_col = c.column();
+  auto op = c.word();
+  ParsedInstr out;
+  out.instr.form = match_opcode(op, op_col);
+  const FormInfo& f = form_info(out.instr.form);
+  std::string d = "d", p, a = "a", neg;
+  switch (f.family) {
+    case Family::Match:
+    case Family::Vote:
+    case Family::Redux: {
+      const auto dcol = c.column();
+      d = expect_register(c, "the destination d", f.optional_p);
+      if (c.eat('|')) {
+        if (!f.optional_p) throw Fail{c.column() - 1, "'|p' is only allowed on match.all"};
+        p = expect_register(c, "the predicate destination p", true);
+        if (d == "_" && p == "_") throw Fail{dcol, "only one of d and p may be the sink '_'"};
+        out.instr.write_p = p != "_";
+      } else if (d == "_") {
+        throw Fail{dcol, "the sink '_' may stand for d only in the form 'd|p'"};
+      }
+      out.instr.write_d = d != "_";
+      expect_comma(c, "the source operand");
+      if (f.negatable && read_negation(c)) {
+        out.instr.negate = true;
+        neg = "!";
+      } else if (c.peek() == '!') {
+        throw Fail{c.column(), "'!' negation is only allowed on vote.sync sources"};
+      }
+      a = expect_register(c, "the source operand a");
+      expect_comma(c, "the membermask");
+      read_mask(c, out);
+      out.text = std::string(f.name) + " " + d + (p.empty() ? "" : "|" + p) + ", " + neg + a +
+                 ", " + mask_text(out) + ";";
+      break;
+    }
+    case Family::WarpBarrier:
+      read_mask(c, out);
+      out.text = std::string(f.name) + " " + mask_text(out) + ";";
+      break;
+    case Family::CtaBarrier: {
+      if (f.mode != Mode::None) {
+        d = expect_register(c, "the destination d");
+        expect_comma(c, "the barrier number");
+      }
+      const auto bcol = c.column();
+      auto id = c.word();
+      auto v = parse_unsigned(id, 32);
+      if (!v || *v > 15) throw Fail{bcol, "expected a barrier number 0-15, found '" + std::string(id) + "'"};
+      if (f.mode != Mode::None) {
+        expect_comma(c, "the predicate");
+        if (read_negation(c)) {
+          out.instr.negate = true;
+          neg = "!";
+        }
+        a = expect_register(c, "the predicate operand");
+        out.text = std::string(f.name) + " " + d + ", " + std::to_string(*v) + ", " + neg + a + ";";
+      } else {
+        out.text = std::string(f.name) + " " + std::to_string(*v) + ";";
+      }
+      break;
+    }
+  }
+  expect_end(c);
+  return out;
+}
+
+// ---------------------------------------------------------------- intrinsic calls
+
+std::optional<CType> ctype_from(std::string_view s) {
+  std::string t;
+  for (char ch : s)
+    if (!std::isspace(static_cast<unsigned char>(ch)) || (!t.empty() && t.back() != ' '))
+      t += std::isspace(static_cast<unsigned char>(ch)) ? ' ' : ch;
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  static constexpr std::pair<std::string_view, CType> names[] = {
+      {"int", CType::Int},
+      {"signed", CType::Int},
+      {"unsigned", CType::Unsigned},
+      {"unsigned int", CType::Unsigned},
+      {"long", CType::Long},
+      {"long int", CType::Long},
+      {"unsigned long", CType::UnsignedLong},
+      {"long long", CType::LongLong},
+      {"unsigned long long", CType::UnsignedLongLong},
+      {"float", CType::Float},
+      {"double", CType::Double},
+      {"int32_t", CType::Int},
+      {"uint32_t", CType::Unsigned},
+      {"int64_t", CType::LongLong},
+      {"uint64_t", CType::UnsignedLongLong}};
+  for (auto [n, ct] : names)
+    if (t == n) return ct;
+  return std::nullopt;
+}
+
+ParsedInstr parse_call(Cursor& c) {
+  const auto name_col = c.column();
+  auto name = c.word();
+  std::vector<const IntrinsicInfo*> overloads;
+  for (const auto& i : kIntrinsics)
+    if (i.name == name) overloads.push_back(&i);
+  if (overloads.empty())
+    throw Fail{name_col, "unknown intrinsic '" + std::string(name) +
+                             "'; see 'warpspec list --json' for the intrinsics of each form"};
+  if (!c.eat('(')) throw Fail{c.column(), "expected '(' after " + std::string(name)};
+  ParsedInstr out;
+  const IntrinsicInfo* chosen = overloads.front();
+  std::string args;
+  bool first = true;
+  auto sep = [&](const char* what) {
+    if (!first) expect_comma(c, what);
+    first = false;
+  };
+  if (chosen->has_mask) {
+    if (name == "__syncwarp" && c.peek() == ')') {
+      out.instr.imm_mask = 0xffffffffu;  // the default argument
+    } else {
+      sep("the membermask");
+      read_mask(c, out);
+    }
+    args = mask_text(out);
+  }
+  if (chosen->value_type != CType::Void) {
+    sep("the value argument");
+    std::optional<CType> cast;
+    const auto cast_col = c.column();
+    if (c.eat('(')) {
+      auto close = c.s.find(')', c.pos);
+      if (close == std::string_view::npos) throw Fail{cast_col, "unclosed '(' in a cast"};
+      cast = ctype_from(c.s.substr(c.pos, close - c.pos));
+      if (!cast)
+        throw Fail{cast_col + 1, "unknown type '" + std::string(c.s.substr(c.pos, close - c.pos)) +
+                                     "' in the cast; expected int, unsigned, long, unsigned long, "
+                                     "long long, unsigned long long, float or double"};
+      c.pos = close + 1;
+      const IntrinsicInfo* match = nullptr;
+      std::string have;
+      for (auto* o : overloads) {
+        if (o->value_type == *cast) match = o;
+        have += (have.empty() ? "" : ", ") + std::string(ctype_name(o->value_type));
+      }
+      if (!match)
+        throw Fail{cast_col, std::string(name) + " has no " + std::string(ctype_name(*cast)) +
+                                 " overload; it takes " + have};
+      chosen = match;
+    }
+    const auto vcol = c.column();
+    if (c.peek() == '!') throw Fail{vcol, "negate the predicate in the state, not in the call"};
+    auto v = c.word();
+    if (v.empty())
+      throw Fail{vcol, "expected the value argument, found " + describe_char(c.peek())};
+    args += std::string(args.empty() ? "" : ", ") + (cast ? "(" + std::string(ctype_name(*cast)) + ")" : "") +
+            std::string(v);
+  }
+  if (chosen->pred_out) {
+    sep("'&pred' (the int* that receives the predicate)");
+    const auto pcol = c.column();
+    if (!c.eat('&')) throw Fail{pcol, "expected '&pred', the int* that receives the predicate"};
+    auto p = expect_register(c, "the predicate output");
+    out.instr.write_p = true;
+    args += ", &" + p;
+  }
+  if (!c.eat(')'))
+    throw Fail{c.column(), "expected ')' to close the call (too many arguments?), found " +
+                               describe_char(c.peek())};
+  expect_end(c);
+  out.instr.form = chosen->form;
+  out.intrinsic = chosen;
+  out.text = std::string(name) + "(" + args + ")";
+  return out;
+}
+
+}  // namespace
+
+std::variant<ParsedInstr, ParseError> parse_instruction(std::string_view text) {
+  Cursor c{text};
+  try {
+    if (c.at_end()) return ParseError{1, "empty instruction; expected e.g. 'vote.sync.ballot.b32 d, p, 0xffffffff;'"};
+    if (c.peek() == '@') return ParseError{c.column(), "guard predicates (@p) are not supported; give the state instead"};
+    auto save = c.pos;
+    auto w = c.word();
+    c.pos = save;
+    if (w.starts_with("__")) return parse_call(c);
+    return parse_ptx(c);
+  } catch (const Fail& f) {
+    return ParseError{f.column, f.message};
+  }
+}
+
+ValueSyntax value_syntax(const ParsedInstr& p) {
+  const FormInfo& f = form_info(p.instr.form);
+  ValueSyntax s;
+  if (p.intrinsic) {
+    if (p.intrinsic->value_type == CType::Void) return {32, false, false, true};
+    if (f.a_type == OperandType::Pred) return {32, false, false, false};  // an int predicate
+    s.bits = ctype_bits(p.intrinsic->value_type);
+    s.is_float = ctype_is_float(p.intrinsic->value_type);
+    return s;
+  }
+  switch (f.a_type) {
+    case OperandType::None: return {32, false, false, true};
+    case OperandType::Pred: return {32, false, true, false};
+    case OperandType::B64: return {64, false, false, false};
+    case OperandType::F32: return {32, true, false, false};
+    default: return {32, false, false, false};
+  }
+}
+
+std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t& out) {
+  auto t = text;
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+  if (t.empty()) return "empty value";
+  const std::string shown = "'" + std::string(t) + "'";
+  const uint64_t width_mask = syn.bits == 64 ? ~uint64_t{0} : (uint64_t{1} << syn.bits) - 1;
+  if (syn.is_pred) {
+    if (t == "1" || t == "true") return out = 1, "";
+    if (t == "0" || t == "false") return out = 0, "";
+    return shown + " is not a predicate; expected 0, 1, true or false";
+  }
+  // 0x-hex: the exact bit pattern.
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    auto v = parse_unsigned(t, syn.bits);
+    if (!v) return shown + " does not fit in " + std::to_string(syn.bits) + " bits";
+    return out = *v, "";
+  }
+  const bool looks_float = t.find_first_of(".eEnNiI") != std::string_view::npos;
+  if (syn.is_float) {
+    std::string s(t);
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) return shown + " is not a number (use e.g. 1.5, -0.0, inf, nan or 0x bits)";
+    if (syn.bits == 32) {
+      float fv = static_cast<float>(v);
+      out = std::bit_cast<uint32_t>(fv);
+      if (std::isnan(v)) out = std::signbit(v) ? 0xffc00000u : 0x7fc00000u;
+    } else {
+      out = std::bit_cast<uint64_t>(v);
+    }
+    return "";
+  }
+  if (looks_float) return shown + " is not an integer (this operand is " + std::to_string(syn.bits) + "-bit integer bits)";
+  const bool neg = t.front() == '-';
+  if (t.front() == '+' || neg) t.remove_prefix(1);
+  auto mag = parse_unsigned(t, 64);
+  if (!mag) return shown + " is not an integer";
+  if (neg) {
+    const uint64_t limit = uint64_t{1} << (syn.bits - 1);
+    if (*mag > limit) return shown + " is below the smallest " + std::to_string(syn.bits) + "-bit value";
+    out = (~*mag + 1) & width_mask;
+    return "";
+  }
+  if (syn.bits < 64 && (*mag >> syn.bits))
+    return shown + " does not fit in " + std::to_string(syn.bits) + " bits";
+  out = *mag;
+  return "";
+}
+
+}  // namespace warpspec::spec
