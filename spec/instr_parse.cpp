@@ -38,7 +38,10 @@ struct Cursor {
     skip_space();
     return pos < s.size() ? s[pos] : '\0';
   }
-  std::size_t column() const { return pos + 1; }
+  std::size_t column() {
+    skip_space();
+    return pos + 1;
+  }
   // A run of characters that may form a name, number or dotted opcode.
   std::string_view word() {
     skip_space();
