@@ -16,7 +16,9 @@ spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& orig
 spec::Target target_or_fail(const std::string& text, spec::Target fallback) {
   if (text.empty()) return fallback;
   auto t = spec::parse_target(text);
-  if (!t) throw Failure{kExitUsage, "--target '" + text + "': expected sm_XX, sm_XXa or sm_XXf (e.g. sm_90)"};
+  if (!t)
+    throw Failure{kExitUsage,
+                  "--target '" + text + "': expected sm_XX, sm_XXa or sm_XXf (e.g. sm_90)"};
   return *t;
 }
 

@@ -18,7 +18,9 @@ int run_eval(const EvalOptions& o) {
   try {
     if (!o.state_file.empty()) js = model::read_state_file_header(o.state_file);
   } catch (const model::InputError& e) {
-    throw Failure{e.what() == o.state_file + ": cannot open the file" ? kExitNoInput : kExitDataError, e.what()};
+    throw Failure{
+        e.what() == o.state_file + ": cannot open the file" ? kExitNoInput : kExitDataError,
+        e.what()};
   }
   std::string text = o.instruction;
   std::string origin = "instruction";
@@ -30,7 +32,9 @@ int run_eval(const EvalOptions& o) {
     origin = o.state_file + ": \"instruction\"";
   }
   if (text.empty())
-    throw Failure{kExitUsage, "give the instruction, e.g. warpspec eval 'match.any.sync.b32 d, a, 0xffffffff;' --a '5*2,6*'"};
+    throw Failure{kExitUsage,
+                  "give the instruction, e.g. warpspec eval 'match.any.sync.b32 d, a, 0xffffffff;' "
+                  "--a '5*2,6*'"};
   const auto p = parse_or_fail(text, origin);
   const bool flags_given = !o.flags.a.empty() || !o.flags.mask.empty() || !o.flags.masks.empty() ||
                            !o.flags.exited.empty() || !o.flags.inactive.empty() ||
@@ -77,30 +81,39 @@ const bool registered = add_command(
        sub.add_option("instruction", o->instruction,
                       "PTX text ('match.all.sync.b64 d|p, a, 0xffffffff;') or an intrinsic call "
                       "('__match_any_sync(0xffffffff, (float)x)')");
-       sub.add_option("--a", o->flags.a,
-                      "Per-lane source operands: '5*2,6*' = lanes 0-1 hold 5, the rest 6; one value "
-                      "applies to all lanes; 0x.. is raw bits; floats for float operands");
-       sub.add_option("--mask", o->flags.mask, "One membermask for every lane (when the mask is a register)");
+       sub.add_option(
+           "--a", o->flags.a,
+           "Per-lane source operands: '5*2,6*' = lanes 0-1 hold 5, the rest 6; one value "
+           "applies to all lanes; 0x.. is raw bits; floats for float operands");
+       sub.add_option("--mask", o->flags.mask,
+                      "One membermask for every lane (when the mask is a register)");
        sub.add_option("--masks", o->flags.masks, "Per-lane membermasks, list syntax as --a");
-       sub.add_option("--exited", o->flags.exited, "Lanes that have exited: 0xf0000000, '28-31' or none");
+       sub.add_option("--exited", o->flags.exited,
+                      "Lanes that have exited: 0xf0000000, '28-31' or none");
        sub.add_option("--inactive", o->flags.inactive,
                       "Lanes alive but not executing this instruction (same syntax as --exited)");
-       sub.add_option("--sites", o->flags.sites,
-                      "Per-lane call-site ids (lanes reaching the instruction from different branches)");
-       sub.add_option("--threads", o->flags.threads, "Block size for __syncthreads* forms (default 32)")
+       sub.add_option(
+           "--sites", o->flags.sites,
+           "Per-lane call-site ids (lanes reaching the instruction from different branches)");
+       sub.add_option("--threads", o->flags.threads,
+                      "Block size for __syncthreads* forms (default 32)")
            ->check(CLI::Range(1, 1024));
-       sub.add_option("--state", o->state_file, "Read the state from a JSON file (docs/json-schema.md)");
+       sub.add_option("--state", o->state_file,
+                      "Read the state from a JSON file (docs/json-schema.md)");
        sub.add_option("--target", o->target, "Target architecture (default sm_90)");
        sub.add_option("--ptx", o->ptx, "PTX ISA version (default 8.8)");
        sub.add_flag("--json", o->json, "Print the result as JSON (schema warpspec-eval/1)");
-       sub.add_flag("--all-lanes", o->all_lanes, "Print one row per lane instead of merging equal rows");
+       sub.add_flag("--all-lanes", o->all_lanes,
+                    "Print one row per lane instead of merging equal rows");
        sub.footer(
            "Examples:\n"
            "  warpspec eval 'match.any.sync.b32 d, a, 0xffffffff;' --a '5*2,6*'\n"
            "  warpspec eval '__match_all_sync(0xffffffff, (float)x, &p)' --a '-0.0*16,0.0*'\n"
-           "  warpspec eval 'vote.sync.ballot.b32 d, !p, m;' --a '1,0*' --mask 0x0000ffff --exited 16-31\n"
+           "  warpspec eval 'vote.sync.ballot.b32 d, !p, m;' --a '1,0*' --mask 0x0000ffff --exited "
+           "16-31\n"
            "  warpspec eval '__syncthreads_count(p)' --threads 64 --a '1*10,0*' --exited 60-63\n"
-           "Exit: 0 no UB, 3 UB found, 4 form not available on the target, 64 usage, 65 bad file, 66 missing file.");
+           "Exit: 0 no UB, 3 UB found, 4 form not available on the target, 64 usage, 65 bad file, "
+           "66 missing file.");
        return [o] { return run_eval(*o); };
      }});
 

@@ -16,9 +16,10 @@ spec::FormId resolve_form(const std::string& text) {
   return parse_or_fail(text, "form").instr.form;
 }
 
-int run_explain(const std::string& text, const std::string& target_text, const std::string& ptx_text,
-                bool json) {
-  if (text.empty()) throw Failure{kExitUsage, "give a form, e.g. warpspec explain match.all.sync.b64"};
+int run_explain(const std::string& text, const std::string& target_text,
+                const std::string& ptx_text, bool json) {
+  if (text.empty())
+    throw Failure{kExitUsage, "give a form, e.g. warpspec explain match.all.sync.b64"};
   const auto& f = spec::form_info(resolve_form(text));
   const auto target = target_or_fail(target_text, spec::kDefaultTarget);
   const auto ptx = ptx_or_fail(ptx_text, spec::kLatestPtx);
@@ -41,7 +42,10 @@ int run_explain(const std::string& text, const std::string& target_text, const s
     auto cl = nlohmann::json::array();
     for (auto id : f.clauses) {
       const auto& c = spec::clause_info(id);
-      cl.push_back({{"id", c.key}, {"kind", spec::clause_kind_name(c.kind)}, {"text", c.text}, {"source", c.source}});
+      cl.push_back({{"id", c.key},
+                    {"kind", spec::clause_kind_name(c.kind)},
+                    {"text", c.text},
+                    {"source", c.source}});
     }
     j["clauses"] = cl;
     std::cout << j.dump(2) << "\n";
@@ -54,8 +58,9 @@ int run_explain(const std::string& text, const std::string& target_text, const s
             << "  result:    " << spec::result_type_name(f.d_type)
             << (f.optional_p ? ", optional predicate p; '_' may replace d or p" : "") << "\n"
             << "  requires:  " << spec::describe(f.avail) << "\n"
-            << "  on " << spec::to_string(target) << " with PTX ISA " << spec::to_string(ptx) << ": "
-            << (verdict.available ? "available" : "NOT available (" + verdict.reason + ")") << "\n";
+            << "  on " << spec::to_string(target) << " with PTX ISA " << spec::to_string(ptx)
+            << ": " << (verdict.available ? "available" : "NOT available (" + verdict.reason + ")")
+            << "\n";
   bool any = false;
   for (const auto& i : spec::all_intrinsics())
     if (i.form == f.id) {
@@ -65,22 +70,26 @@ int run_explain(const std::string& text, const std::string& target_text, const s
   std::cout << "Clauses:\n";
   for (auto id : f.clauses) {
     const auto& c = spec::clause_info(id);
-    std::cout << "  " << (c.kind == spec::ClauseKind::Undefined ? "[UB] " : "     ") << c.key << "\n"
+    std::cout << "  " << (c.kind == spec::ClauseKind::Undefined ? "[UB] " : "     ") << c.key
+              << "\n"
               << "        " << c.text << "\n        source: " << c.source << "\n";
   }
   return kExitOk;
 }
 
 const bool registered = add_command(
-    {"explain", "Show a form's syntax, availability, intrinsics and clauses", 15, [](CLI::App& sub) {
+    {"explain", "Show a form's syntax, availability, intrinsics and clauses", 15,
+     [](CLI::App& sub) {
        auto form = std::make_shared<std::string>();
        auto target = std::make_shared<std::string>();
        auto ptx = std::make_shared<std::string>();
        auto json = std::make_shared<bool>(false);
-       sub.add_option("form", *form,
-                      "A form (match.all.sync.b64), an intrinsic (__ballot_sync) or a whole instruction")
+       sub.add_option(
+              "form", *form,
+              "A form (match.all.sync.b64), an intrinsic (__ballot_sync) or a whole instruction")
            ->required();
-       sub.add_option("--target", *target, "Say whether the form is available on this target (default sm_90)");
+       sub.add_option("--target", *target,
+                      "Say whether the form is available on this target (default sm_90)");
        sub.add_option("--ptx", *ptx, "PTX ISA version for the availability verdict (default 8.8)");
        sub.add_flag("--json", *json, "Print JSON for programs");
        return [=] { return run_explain(*form, *target, *ptx, *json); };

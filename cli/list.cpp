@@ -49,8 +49,10 @@ const bool registered = add_command(
        auto target = std::make_shared<std::string>();
        auto ptx = std::make_shared<std::string>();
        auto json = std::make_shared<bool>(false);
-       sub.add_option("--target", *target, "Keep only forms available on this target (sm_80, sm_90a, sm_100f)");
-       sub.add_option("--ptx", *ptx, "Keep only forms available with this PTX ISA version (e.g. 7.0)");
+       sub.add_option("--target", *target,
+                      "Keep only forms available on this target (sm_80, sm_90a, sm_100f)");
+       sub.add_option("--ptx", *ptx,
+                      "Keep only forms available with this PTX ISA version (e.g. 7.0)");
        sub.add_flag("--json", *json, "Print JSON for programs");
        return [=] { return run_list(*target, *ptx, *json); };
      }});

@@ -38,10 +38,12 @@ bool worked_example() {
 
 int run_report() {
   int semantic = 0, undefined = 0;
-  for (const auto& c : spec::kClauses) (c.kind == spec::ClauseKind::Semantic ? semantic : undefined)++;
+  for (const auto& c : spec::kClauses)
+    (c.kind == spec::ClauseKind::Semantic ? semantic : undefined)++;
   std::cout << "warpspec verification report\n"
             << "Catalog: " << spec::kFormCount << " instruction forms, " << spec::kClauseCount
-            << " clauses (" << semantic << " semantic, " << undefined << " undefined-behaviour).\n\n";
+            << " clauses (" << semantic << " semantic, " << undefined
+            << " undefined-behaviour).\n\n";
   bool ok = worked_example();
   std::cout << (ok ? "Verdict: the model agrees with every witness checked.\n"
                    : "Verdict: DISAGREEMENT (see above).\n");

@@ -8,9 +8,12 @@ namespace warpspec::model {
 
 std::string_view status_name(LaneStatus s) {
   switch (s) {
-    case LaneStatus::Executes: return "executes";
-    case LaneStatus::Exited: return "exited";
-    case LaneStatus::Inactive: return "inactive";
+    case LaneStatus::Executes:
+      return "executes";
+    case LaneStatus::Exited:
+      return "exited";
+    case LaneStatus::Inactive:
+      return "inactive";
   }
   return "?";
 }
@@ -47,7 +50,9 @@ WarpResult evaluate(const spec::Instr& in, const Warp& w, spec::Target target,
   const auto& f = spec::form_info(in.form);
   if (!spec::is_warp_form(in.form))
     throw std::invalid_argument(std::string(f.name) + " is a block-wide barrier: use evaluate_cta");
-  WarpResult r{in, spec::evaluate_warp(Concrete{}, in, w, spec::is_pre_volta(target)), {},
+  WarpResult r{in,
+               spec::evaluate_warp(Concrete{}, in, w, spec::is_pre_volta(target)),
+               {},
                spec::check_availability(f.avail, target, ptx)};
   for (const auto& t : r.outcome.ub)
     if (t.lanes != 0) r.ub.push_back({t.clause, t.lanes});
@@ -59,11 +64,11 @@ CtaResult evaluate_cta(const spec::Instr& in, const Cta& c, spec::Target target,
   const auto& f = spec::form_info(in.form);
   if (spec::is_warp_form(in.form))
     throw std::invalid_argument(std::string(f.name) + " is a warp form: use evaluate");
-  if (c.arrive.size() != c.exited.size() || c.arrive.size() != c.pred.size() ||
-      c.arrive.empty() || c.arrive.size() > kMaxCtaThreads)
+  if (c.arrive.size() != c.exited.size() || c.arrive.size() != c.pred.size() || c.arrive.empty() ||
+      c.arrive.size() > kMaxCtaThreads)
     throw std::invalid_argument("a block holds 1 to 1024 threads, each with arrive/exited/pred");
-  CtaResult r{in, spec::eval_cta(Concrete{}, in, c), {},
-              spec::check_availability(f.avail, target, ptx)};
+  CtaResult r{
+      in, spec::eval_cta(Concrete{}, in, c), {}, spec::check_availability(f.avail, target, ptx)};
   if (r.outcome.any_ub) {
     CtaFinding fnd{spec::ClauseId::CtaUbNotReached, {}};
     for (unsigned t = 0; t < c.arrive.size(); ++t)

@@ -64,11 +64,13 @@ struct CtaResult {
 };
 
 /// Evaluates a warp form (any family but the block barriers) on `w` for a target and PTX version.
-WarpResult evaluate(const spec::Instr& in, const Warp& w, spec::Target target = spec::kDefaultTarget,
+WarpResult evaluate(const spec::Instr& in, const Warp& w,
+                    spec::Target target = spec::kDefaultTarget,
                     spec::PtxVersion ptx = spec::kLatestPtx);
 
 /// Evaluates a block-wide barrier form (bar.sync, bar.red.*) on `c`.
-CtaResult evaluate_cta(const spec::Instr& in, const Cta& c, spec::Target target = spec::kDefaultTarget,
+CtaResult evaluate_cta(const spec::Instr& in, const Cta& c,
+                       spec::Target target = spec::kDefaultTarget,
                        spec::PtxVersion ptx = spec::kLatestPtx);
 
 }  // namespace warpspec::model

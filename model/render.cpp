@@ -45,8 +45,9 @@ std::string runs(const std::vector<unsigned>& xs) {
 }
 
 // Renders rows with a header; rows equal but for the first column are merged when compact.
-std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
-                  const std::string& first_name, bool compact) {
+std::string table(const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& rows, const std::string& first_name,
+                  bool compact) {
   std::vector<std::vector<std::string>> merged;
   std::vector<std::vector<unsigned>> ids;
   for (unsigned i = 0; i < rows.size(); ++i) {
@@ -91,7 +92,9 @@ std::string format_lanes(uint32_t lanes) {
   return runs(xs);
 }
 
-std::string format_threads(const std::vector<unsigned>& threads) { return runs(threads); }
+std::string format_threads(const std::vector<unsigned>& threads) {
+  return runs(threads);
+}
 
 std::string format_operand(uint64_t bits, const spec::ValueSyntax& syn) {
   if (syn.is_pred) return bits ? "1" : "0";
@@ -105,12 +108,18 @@ std::string format_operand(uint64_t bits, const spec::ValueSyntax& syn) {
 
 std::string format_result(uint32_t bits, spec::ResultType t) {
   switch (t) {
-    case spec::ResultType::None: return "-";
-    case spec::ResultType::Pred: return bits ? "1" : "0";
-    case spec::ResultType::U32: return std::to_string(bits);
-    case spec::ResultType::S32: return std::to_string(static_cast<int32_t>(bits));
-    case spec::ResultType::F32: return float_text(std::bit_cast<float>(bits)) + " (" + hex32(bits) + ")";
-    default: return hex32(bits);
+    case spec::ResultType::None:
+      return "-";
+    case spec::ResultType::Pred:
+      return bits ? "1" : "0";
+    case spec::ResultType::U32:
+      return std::to_string(bits);
+    case spec::ResultType::S32:
+      return std::to_string(static_cast<int32_t>(bits));
+    case spec::ResultType::F32:
+      return float_text(std::bit_cast<float>(bits)) + " (" + hex32(bits) + ")";
+    default:
+      return hex32(bits);
   }
 }
 
@@ -170,7 +179,9 @@ std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, b
   }
   std::vector<std::vector<std::string>> rows;
   for (std::size_t t = 0; t < c.arrive.size(); ++t) {
-    auto st = c.exited[t] ? LaneStatus::Exited : c.arrive[t] ? LaneStatus::Executes : LaneStatus::Inactive;
+    auto st = c.exited[t]   ? LaneStatus::Exited
+              : c.arrive[t] ? LaneStatus::Executes
+                            : LaneStatus::Inactive;
     std::vector<std::string> row{std::string(status_name(st))};
     if (pred) row.push_back(std::to_string(static_cast<int32_t>(c.pred[t])));
     if (r) {
@@ -245,12 +256,15 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const Warp
                      {"status", status_name(st)},
                      {"mask", hex32(p.instr.imm_mask ? *p.instr.imm_mask : w.mask[i])},
                      {"site", w.site[i]}};
-    if (!syn.none) l["a"] = syn.is_pred ? nlohmann::json(w.a[i] != 0)
-                                         : nlohmann::json(syn.bits == 64 ? hex64(w.a[i]) : hex32(static_cast<uint32_t>(w.a[i])));
+    if (!syn.none)
+      l["a"] = syn.is_pred ? nlohmann::json(w.a[i] != 0)
+                           : nlohmann::json(syn.bits == 64 ? hex64(w.a[i])
+                                                           : hex32(static_cast<uint32_t>(w.a[i])));
     const bool runs_it = st == LaneStatus::Executes;
     if (f.d_type != spec::ResultType::None && p.instr.write_d)
       l["d"] = runs_it ? result_value(r.outcome.d[i], f.d_type) : nlohmann::json(nullptr);
-    if (p.instr.write_p) l["p"] = runs_it ? nlohmann::json(r.outcome.p[i]) : nlohmann::json(nullptr);
+    if (p.instr.write_p)
+      l["p"] = runs_it ? nlohmann::json(r.outcome.p[i]) : nlohmann::json(nullptr);
     l["defined"] = r.defined(i);
     lanes.push_back(std::move(l));
   }
@@ -274,7 +288,9 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Cta& c, const CtaRe
   auto j = header_json(p, r.availability, target, ptx);
   auto threads = nlohmann::json::array();
   for (std::size_t t = 0; t < c.arrive.size(); ++t) {
-    auto st = c.exited[t] ? LaneStatus::Exited : c.arrive[t] ? LaneStatus::Executes : LaneStatus::Inactive;
+    auto st = c.exited[t]   ? LaneStatus::Exited
+              : c.arrive[t] ? LaneStatus::Executes
+                            : LaneStatus::Inactive;
     nlohmann::json o{{"thread", t}, {"status", status_name(st)}};
     if (f.a_type != spec::OperandType::None) o["a"] = static_cast<int32_t>(c.pred[t]);
     const bool here = r.outcome.executes[t];

@@ -35,10 +35,12 @@ std::optional<std::size_t> to_size(std::string_view s) {
   return v;
 }
 
-[[noreturn]] void usage(std::string msg) { throw InputError(std::move(msg), false); }
+[[noreturn]] void usage(std::string msg) {
+  throw InputError(std::move(msg), false);
+}
 
-uint64_t value_or_throw(std::string_view text, const spec::ValueSyntax& syn, const std::string& where,
-                        bool data) {
+uint64_t value_or_throw(std::string_view text, const spec::ValueSyntax& syn,
+                        const std::string& where, bool data) {
   uint64_t v = 0;
   auto err = spec::parse_value(text, syn, v);
   if (!err.empty()) throw InputError(where + ": " + err, data);
@@ -55,7 +57,8 @@ void apply_statuses(const StateFlags& f, std::size_t n, SetStatus set) {
   auto in = f.inactive.empty() ? std::vector<bool>(n) : parse_lane_set(f.inactive, n, "--inactive");
   for (std::size_t i = 0; i < n; ++i) {
     if (ex[i] && in[i])
-      usage("lane " + std::to_string(i) + " is in both --exited and --inactive; a lane is one of "
+      usage("lane " + std::to_string(i) +
+            " is in both --exited and --inactive; a lane is one of "
             "executes, exited or inactive");
     set(i, ex[i] ? LaneStatus::Exited : in[i] ? LaneStatus::Inactive : LaneStatus::Executes);
   }
@@ -89,7 +92,8 @@ std::string json_value_text(const json& v, const std::string& where) {
     if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
     return s;
   }
-  throw InputError(where + ": expected a number or a string, found " + std::string(v.type_name()), true);
+  throw InputError(where + ": expected a number or a string, found " + std::string(v.type_name()),
+                   true);
 }
 
 json parse_json(const std::string& text, const std::string& file) {
@@ -99,7 +103,8 @@ json parse_json(const std::string& text, const std::string& file) {
     auto [l, c] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
     std::string what = e.what();
     auto pos = what.find("syntax error");
-    throw InputError(file + ":" + std::to_string(l) + ":" + std::to_string(c) + ": malformed JSON (" +
+    throw InputError(file + ":" + std::to_string(l) + ":" + std::to_string(c) +
+                         ": malformed JSON (" +
                          (pos == std::string::npos ? what : what.substr(pos)) + ")",
                      true);
   }
@@ -181,7 +186,8 @@ std::vector<bool> parse_lane_set(std::string_view text, std::size_t n, std::stri
     auto hi = dash == std::string_view::npos ? lo : to_size(part.substr(dash + 1));
     if (!lo || !hi || *hi < *lo)
       usage(w + ": '" + trim(part) + "' is not a lane or range; expected e.g. 0-3,7 or 0xff");
-    if (*hi >= n) usage(w + ": lane " + std::to_string(*hi) + " is beyond " + std::to_string(n - 1));
+    if (*hi >= n)
+      usage(w + ": lane " + std::to_string(*hi) + " is beyond " + std::to_string(n - 1));
     for (auto i = *lo; i <= *hi; ++i) set[i] = true;
   }
   return set;
@@ -193,7 +199,9 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   apply_statuses(f, spec::kWarpSize, [&](std::size_t i, LaneStatus s) { set_status(w, i, s); });
   if (!syn.none) {
     if (f.a.empty())
-      usage("give the per-lane source operands with --a (e.g. --a '5*2,6*' for lanes 0-1 = 5, the rest 6)");
+      usage(
+          "give the per-lane source operands with --a (e.g. --a '5*2,6*' for lanes 0-1 = 5, the "
+          "rest 6)");
     auto as = expand_list(f.a, spec::kWarpSize, "--a");
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
       w.a[i] = value_or_throw(as[i], syn, "--a lane " + std::to_string(i), false);
@@ -202,8 +210,9 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   }
   if (p.instr.imm_mask) {
     if (!f.mask.empty() || !f.masks.empty())
-      usage("the membermask is the immediate in the instruction; --mask/--masks apply only when it "
-            "is a register");
+      usage(
+          "the membermask is the immediate in the instruction; --mask/--masks apply only when it "
+          "is a register");
     for (auto& m : w.mask) m = *p.instr.imm_mask;
   } else {
     if (!f.mask.empty() && !f.masks.empty()) usage("give either --mask or --masks, not both");
@@ -219,7 +228,8 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   if (!f.sites.empty()) {
     auto ss = expand_list(f.sites, spec::kWarpSize, "--sites");
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
-      w.site[i] = static_cast<uint32_t>(value_or_throw(ss[i], kSiteSyntax, "--sites lane " + std::to_string(i), false));
+      w.site[i] = static_cast<uint32_t>(
+          value_or_throw(ss[i], kSiteSyntax, "--sites lane " + std::to_string(i), false));
   }
   return w;
 }
@@ -242,7 +252,8 @@ Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   if (f.a.empty()) usage("give each thread's predicate with --a (e.g. --a '1*10,0*')");
   auto as = expand_list(f.a, n, "--a");
   for (std::size_t i = 0; i < n; ++i)
-    c.pred[i] = static_cast<uint32_t>(value_or_throw(as[i], syn, "--a thread " + std::to_string(i), false));
+    c.pred[i] =
+        static_cast<uint32_t>(value_or_throw(as[i], syn, "--a thread " + std::to_string(i), false));
   return c;
 }
 
@@ -261,7 +272,8 @@ JsonState read_state_file_header(const std::string& path) {
   auto doc = parse_json(js.raw, path);
   if (!doc.is_object()) throw InputError(path + ": expected a JSON object at the top level", true);
   if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
-    throw InputError(path + ": schema " + it->dump() + " is not supported; expected \"warpspec-state/1\"", true);
+    throw InputError(
+        path + ": schema " + it->dump() + " is not supported; expected \"warpspec-state/1\"", true);
   if (auto it = doc.find("instruction"); it != doc.end()) {
     if (!it->is_string()) throw InputError(path + ": \"instruction\" must be a string", true);
     js.instruction = it->get<std::string>();
@@ -288,26 +300,34 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     const std::string where = js.file + ": lanes[" + std::to_string(i) + "]";
     const auto& l = lanes[i];
     if (!l.is_object()) throw InputError(where + ": expected an object", true);
-    if (auto it = l.find("lane"); it != l.end() && !(it->is_number_unsigned() && it->get<uint64_t>() == i))
-      throw InputError(where + ".lane: expected " + std::to_string(i) + " (lanes are listed in order)", true);
-    set_status(w, i, l.contains("status") ? status_from(l["status"], where + ".status") : LaneStatus::Executes);
+    if (auto it = l.find("lane");
+        it != l.end() && !(it->is_number_unsigned() && it->get<uint64_t>() == i))
+      throw InputError(
+          where + ".lane: expected " + std::to_string(i) + " (lanes are listed in order)", true);
+    set_status(
+        w, i,
+        l.contains("status") ? status_from(l["status"], where + ".status") : LaneStatus::Executes);
     if (!syn.none) {
-      w.a[i] = value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn, where + ".a", true);
+      w.a[i] = value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn,
+                              where + ".a", true);
     }
     if (p.instr.imm_mask) {
       w.mask[i] = *p.instr.imm_mask;
       if (l.contains("mask")) {
-        auto m = value_or_throw(json_value_text(l["mask"], where + ".mask"), kMaskSyntax, where + ".mask", true);
+        auto m = value_or_throw(json_value_text(l["mask"], where + ".mask"), kMaskSyntax,
+                                where + ".mask", true);
         if (m != *p.instr.imm_mask)
-          throw InputError(where + ".mask: differs from the instruction's immediate membermask", true);
+          throw InputError(where + ".mask: differs from the instruction's immediate membermask",
+                           true);
       }
     } else {
-      w.mask[i] = static_cast<uint32_t>(value_or_throw(
-          json_value_text(field(l, "mask", where), where + ".mask"), kMaskSyntax, where + ".mask", true));
+      w.mask[i] = static_cast<uint32_t>(
+          value_or_throw(json_value_text(field(l, "mask", where), where + ".mask"), kMaskSyntax,
+                         where + ".mask", true));
     }
     if (l.contains("site"))
-      w.site[i] = static_cast<uint32_t>(
-          value_or_throw(json_value_text(l["site"], where + ".site"), kSiteSyntax, where + ".site", true));
+      w.site[i] = static_cast<uint32_t>(value_or_throw(json_value_text(l["site"], where + ".site"),
+                                                       kSiteSyntax, where + ".site", true));
   }
   return w;
 }
@@ -323,12 +343,13 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     const std::string where = js.file + ": threads[" + std::to_string(i) + "]";
     const auto& t = threads[i];
     if (!t.is_object()) throw InputError(where + ": expected an object", true);
-    auto s = t.contains("status") ? status_from(t["status"], where + ".status") : LaneStatus::Executes;
+    auto s =
+        t.contains("status") ? status_from(t["status"], where + ".status") : LaneStatus::Executes;
     c.arrive[i] = s == LaneStatus::Executes;
     c.exited[i] = s == LaneStatus::Exited;
     if (!syn.none)
-      c.pred[i] = static_cast<uint32_t>(
-          value_or_throw(json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a", true));
+      c.pred[i] = static_cast<uint32_t>(value_or_throw(
+          json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a", true));
   }
   return c;
 }

@@ -37,12 +37,12 @@ std::vector<bool> parse_lane_set(std::string_view text, std::size_t n, std::stri
 
 /// The state given by command-line flags; empty strings mean "not given".
 struct StateFlags {
-  std::string a;         ///< per-lane source operands (list syntax)
-  std::string mask;      ///< one membermask for every lane
-  std::string masks;     ///< per-lane membermasks (list syntax)
-  std::string exited;    ///< lane set of exited lanes
-  std::string inactive;  ///< lane set of lanes alive but not executing the instruction
-  std::string sites;     ///< per-lane call-site ids (list syntax)
+  std::string a;            ///< per-lane source operands (list syntax)
+  std::string mask;         ///< one membermask for every lane
+  std::string masks;        ///< per-lane membermasks (list syntax)
+  std::string exited;       ///< lane set of exited lanes
+  std::string inactive;     ///< lane set of lanes alive but not executing the instruction
+  std::string sites;        ///< per-lane call-site ids (list syntax)
   std::size_t threads = 0;  ///< block size for the block barriers (0: 32)
 };
 
@@ -54,11 +54,11 @@ Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f);
 
 /// What a JSON state file holds before the instruction is known.
 struct JsonState {
-  std::string file;                      ///< for messages
+  std::string file;  ///< for messages
   std::optional<std::string> instruction;
   std::optional<spec::Target> target;
   std::optional<spec::PtxVersion> ptx;
-  std::string raw;                       ///< the document, kept for the second pass
+  std::string raw;  ///< the document, kept for the second pass
 };
 
 /// First pass over a JSON state file: syntax, schema tag, instruction, target and ptx. Throws

@@ -16,62 +16,97 @@ std::optional<ClauseId> find_clause(std::string_view key) {
 
 std::string_view ctype_name(CType t) {
   switch (t) {
-    case CType::Void: return "void";
-    case CType::Int: return "int";
-    case CType::Unsigned: return "unsigned";
-    case CType::Long: return "long";
-    case CType::UnsignedLong: return "unsigned long";
-    case CType::LongLong: return "long long";
-    case CType::UnsignedLongLong: return "unsigned long long";
-    case CType::Float: return "float";
-    case CType::Double: return "double";
+    case CType::Void:
+      return "void";
+    case CType::Int:
+      return "int";
+    case CType::Unsigned:
+      return "unsigned";
+    case CType::Long:
+      return "long";
+    case CType::UnsignedLong:
+      return "unsigned long";
+    case CType::LongLong:
+      return "long long";
+    case CType::UnsignedLongLong:
+      return "unsigned long long";
+    case CType::Float:
+      return "float";
+    case CType::Double:
+      return "double";
   }
   return "?";
 }
 
 int ctype_bits(CType t) {
   switch (t) {
-    case CType::Void: return 0;
-    case CType::Int: case CType::Unsigned: case CType::Float: return 32;
-    default: return 64;
+    case CType::Void:
+      return 0;
+    case CType::Int:
+    case CType::Unsigned:
+    case CType::Float:
+      return 32;
+    default:
+      return 64;
   }
 }
 
-std::span<const IntrinsicInfo> all_intrinsics() { return kIntrinsics; }
+std::span<const IntrinsicInfo> all_intrinsics() {
+  return kIntrinsics;
+}
 
 std::string_view family_name(Family f) {
   switch (f) {
-    case Family::Match: return "match";
-    case Family::Vote: return "vote";
-    case Family::Redux: return "redux";
-    case Family::WarpBarrier: return "warp barrier";
-    case Family::CtaBarrier: return "block barrier";
+    case Family::Match:
+      return "match";
+    case Family::Vote:
+      return "vote";
+    case Family::Redux:
+      return "redux";
+    case Family::WarpBarrier:
+      return "warp barrier";
+    case Family::CtaBarrier:
+      return "block barrier";
   }
   return "?";
 }
 
 std::string_view operand_type_name(OperandType t) {
   switch (t) {
-    case OperandType::None: return "-";
-    case OperandType::B32: return "b32";
-    case OperandType::B64: return "b64";
-    case OperandType::Pred: return "pred";
-    case OperandType::U32: return "u32";
-    case OperandType::S32: return "s32";
-    case OperandType::F32: return "f32";
+    case OperandType::None:
+      return "-";
+    case OperandType::B32:
+      return "b32";
+    case OperandType::B64:
+      return "b64";
+    case OperandType::Pred:
+      return "pred";
+    case OperandType::U32:
+      return "u32";
+    case OperandType::S32:
+      return "s32";
+    case OperandType::F32:
+      return "f32";
   }
   return "?";
 }
 
 std::string_view result_type_name(ResultType t) {
   switch (t) {
-    case ResultType::None: return "-";
-    case ResultType::Mask32: return "mask32";
-    case ResultType::Pred: return "pred";
-    case ResultType::B32: return "b32";
-    case ResultType::U32: return "u32";
-    case ResultType::S32: return "s32";
-    case ResultType::F32: return "f32";
+    case ResultType::None:
+      return "-";
+    case ResultType::Mask32:
+      return "mask32";
+    case ResultType::Pred:
+      return "pred";
+    case ResultType::B32:
+      return "b32";
+    case ResultType::U32:
+      return "u32";
+    case ResultType::S32:
+      return "s32";
+    case ResultType::F32:
+      return "f32";
   }
   return "?";
 }

@@ -16,16 +16,45 @@ namespace warpspec::spec {
 
 /// Stable clause identifiers. The string key (`clause_info(id).key`) is the public, stable name.
 enum class ClauseId : uint8_t {
-  MatchParticipants, MatchAnyResult, MatchAllResult, MatchAllPred, MatchCompareBits,
-  MatchUbSelfNotInMask, MatchUbPeerAbsent, MatchUbMaskMismatch,
-  VoteParticipants, VoteNegate, VoteAll, VoteAny, VoteUni, VoteBallot,
-  VoteUbSelfNotInMask, VoteUbPeerAbsent, VoteUbMaskMismatch, VoteUbSm6xConvergence,
-  ReduxParticipants, ReduxAdd, ReduxMinMaxInt, ReduxBitwise, ReduxF32ZeroOrder, ReduxF32Abs,
-  ReduxF32NanSkip, ReduxF32NanPropagate,
-  ReduxUbSelfNotInMask, ReduxUbPeerAbsent, ReduxUbMaskMismatch,
-  SyncwarpExitedOk, SyncwarpUbSelfNotInMask, SyncwarpUbPeerAbsent, SyncwarpUbMaskMismatch,
+  MatchParticipants,
+  MatchAnyResult,
+  MatchAllResult,
+  MatchAllPred,
+  MatchCompareBits,
+  MatchUbSelfNotInMask,
+  MatchUbPeerAbsent,
+  MatchUbMaskMismatch,
+  VoteParticipants,
+  VoteNegate,
+  VoteAll,
+  VoteAny,
+  VoteUni,
+  VoteBallot,
+  VoteUbSelfNotInMask,
+  VoteUbPeerAbsent,
+  VoteUbMaskMismatch,
+  VoteUbSm6xConvergence,
+  ReduxParticipants,
+  ReduxAdd,
+  ReduxMinMaxInt,
+  ReduxBitwise,
+  ReduxF32ZeroOrder,
+  ReduxF32Abs,
+  ReduxF32NanSkip,
+  ReduxF32NanPropagate,
+  ReduxUbSelfNotInMask,
+  ReduxUbPeerAbsent,
+  ReduxUbMaskMismatch,
+  SyncwarpExitedOk,
+  SyncwarpUbSelfNotInMask,
+  SyncwarpUbPeerAbsent,
+  SyncwarpUbMaskMismatch,
   SyncwarpUbSm6xConvergence,
-  CtaParticipants, CtaCount, CtaAnd, CtaOr, CtaUbNotReached,
+  CtaParticipants,
+  CtaCount,
+  CtaAnd,
+  CtaOr,
+  CtaUbNotReached,
   Count_
 };
 inline constexpr int kClauseCount = static_cast<int>(ClauseId::Count_);
@@ -45,13 +74,15 @@ struct ClauseInfo {
 inline constexpr std::string_view kSrcMatch = "PTX ISA 9.7.13.10 (match.sync)";
 inline constexpr std::string_view kSrcVote = "PTX ISA 9.7.13.9 (vote.sync)";
 inline constexpr std::string_view kSrcRedux = "PTX ISA 9.7.13.12 (redux.sync)";
-inline constexpr std::string_view kSrcSync = "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
+inline constexpr std::string_view kSrcSync =
+    "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
 inline constexpr std::string_view kSrcMatchFn =
     "CUDA C++ Programming Guide, Warp Match Functions (types and worked example)";
 
 inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
     {ClauseId::MatchParticipants, "match.participants", ClauseKind::Semantic,
-     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.", kSrcMatch},
+     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.",
+     kSrcMatch},
     {ClauseId::MatchAnyResult, "match.any.result", ClauseKind::Semantic,
      "d is the set of taking-part lanes whose operand equals this lane's operand.", kSrcMatch},
     {ClauseId::MatchAllResult, "match.all.result", ClauseKind::Semantic,
@@ -73,7 +104,8 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      kSrcMatch},
 
     {ClauseId::VoteParticipants, "vote.participants", ClauseKind::Semantic,
-     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.", kSrcVote},
+     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.",
+     kSrcVote},
     {ClauseId::VoteNegate, "vote.negate", ClauseKind::Semantic,
      "With !a each lane's predicate is inverted before the vote (so .all of !a means 'none').",
      kSrcVote},
@@ -100,7 +132,8 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      kSrcVote},
 
     {ClauseId::ReduxParticipants, "redux.participants", ClauseKind::Semantic,
-     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.", kSrcRedux},
+     "Only non-exited lanes named in the membermask take part; exited lanes are ignored.",
+     kSrcRedux},
     {ClauseId::ReduxAdd, "redux.add", ClauseKind::Semantic,
      ".add sums the taking-part values and keeps the low 32 bits.", kSrcRedux},
     {ClauseId::ReduxMinMaxInt, "redux.minmax.int", ClauseKind::Semantic,
@@ -112,7 +145,8 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
     {ClauseId::ReduxF32Abs, "redux.f32.abs", ClauseKind::Semantic,
      "With .abs each value's sign is cleared before it enters the reduction.", kSrcRedux},
     {ClauseId::ReduxF32NanSkip, "redux.f32.nan_skip", ClauseKind::Semantic,
-     "Without .NaN, NaN inputs are left out; if every input is NaN the result is the canonical NaN.",
+     "Without .NaN, NaN inputs are left out; if every input is NaN the result is the canonical "
+     "NaN.",
      kSrcRedux},
     {ClauseId::ReduxF32NanPropagate, "redux.f32.nan_propagate", ClauseKind::Semantic,
      "With .NaN, any NaN input makes the result the canonical NaN.", kSrcRedux},
@@ -127,7 +161,8 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      kSrcRedux},
 
     {ClauseId::SyncwarpExitedOk, "syncwarp.exited_ok", ClauseKind::Semantic,
-     "Exited lanes named in the mask need not arrive; the barrier completes without them.", kSrcSync},
+     "Exited lanes named in the mask need not arrive; the barrier completes without them.",
+     kSrcSync},
     {ClauseId::SyncwarpUbSelfNotInMask, "syncwarp.ub.self_not_in_mask", ClauseKind::Undefined,
      "UB when a calling lane's own bit is clear in its mask.", kSrcSync},
     {ClauseId::SyncwarpUbPeerAbsent, "syncwarp.ub.peer_absent", ClauseKind::Undefined,
@@ -151,10 +186,12 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "predicate.",
      kSrcSync},
     {ClauseId::CtaOr, "cta.or", ClauseKind::Semantic,
-     "__syncthreads_or is non-zero exactly when some taking-part thread passed a non-zero predicate.",
+     "__syncthreads_or is non-zero exactly when some taking-part thread passed a non-zero "
+     "predicate.",
      kSrcSync},
     {ClauseId::CtaUbNotReached, "cta.ub.not_reached", ClauseKind::Undefined,
-     "UB (a hang, in practice) when some non-exited thread of the block does not reach the barrier.",
+     "UB (a hang, in practice) when some non-exited thread of the block does not reach the "
+     "barrier.",
      kSrcSync},
 }};
 
@@ -166,20 +203,44 @@ constexpr bool clauses_in_order() {
 static_assert(clauses_in_order(), "every ClauseId has exactly one row, in enum order");
 
 /// The catalog row of a clause.
-constexpr const ClauseInfo& clause_info(ClauseId id) { return kClauses[static_cast<int>(id)]; }
+constexpr const ClauseInfo& clause_info(ClauseId id) {
+  return kClauses[static_cast<int>(id)];
+}
 
 // ---------------------------------------------------------------- forms
 
 /// Every instruction form in the catalog.
 enum class FormId : uint8_t {
-  MatchAnyB32, MatchAnyB64, MatchAllB32, MatchAllB64,
-  VoteAll, VoteAny, VoteUni, VoteBallot,
-  ReduxAddU32, ReduxAddS32, ReduxMinU32, ReduxMinS32, ReduxMaxU32, ReduxMaxS32,
-  ReduxAnd, ReduxOr, ReduxXor,
-  ReduxMinF32, ReduxMinAbsF32, ReduxMinNanF32, ReduxMinAbsNanF32,
-  ReduxMaxF32, ReduxMaxAbsF32, ReduxMaxNanF32, ReduxMaxAbsNanF32,
+  MatchAnyB32,
+  MatchAnyB64,
+  MatchAllB32,
+  MatchAllB64,
+  VoteAll,
+  VoteAny,
+  VoteUni,
+  VoteBallot,
+  ReduxAddU32,
+  ReduxAddS32,
+  ReduxMinU32,
+  ReduxMinS32,
+  ReduxMaxU32,
+  ReduxMaxS32,
+  ReduxAnd,
+  ReduxOr,
+  ReduxXor,
+  ReduxMinF32,
+  ReduxMinAbsF32,
+  ReduxMinNanF32,
+  ReduxMinAbsNanF32,
+  ReduxMaxF32,
+  ReduxMaxAbsF32,
+  ReduxMaxNanF32,
+  ReduxMaxAbsNanF32,
   BarWarpSync,
-  BarSync, BarRedPopc, BarRedAnd, BarRedOr,
+  BarSync,
+  BarRedPopc,
+  BarRedAnd,
+  BarRedOr,
   Count_
 };
 inline constexpr int kFormCount = static_cast<int>(FormId::Count_);
@@ -215,12 +276,12 @@ struct FormInfo {
 
 namespace detail {
 using C = ClauseId;
-inline constexpr C kMatchAny[] = {C::MatchParticipants, C::MatchAnyResult, C::MatchCompareBits,
-                                  C::MatchUbSelfNotInMask, C::MatchUbPeerAbsent,
-                                  C::MatchUbMaskMismatch};
-inline constexpr C kMatchAll[] = {C::MatchParticipants, C::MatchAllResult, C::MatchAllPred,
-                                  C::MatchCompareBits, C::MatchUbSelfNotInMask,
+inline constexpr C kMatchAny[] = {C::MatchParticipants, C::MatchAnyResult,
+                                  C::MatchCompareBits,  C::MatchUbSelfNotInMask,
                                   C::MatchUbPeerAbsent, C::MatchUbMaskMismatch};
+inline constexpr C kMatchAll[] = {
+    C::MatchParticipants,    C::MatchAllResult,    C::MatchAllPred,       C::MatchCompareBits,
+    C::MatchUbSelfNotInMask, C::MatchUbPeerAbsent, C::MatchUbMaskMismatch};
 #define WARPSPEC_VOTE_UB \
   C::VoteUbSelfNotInMask, C::VoteUbPeerAbsent, C::VoteUbMaskMismatch, C::VoteUbSm6xConvergence
 inline constexpr C kVoteAll[] = {C::VoteParticipants, C::VoteNegate, C::VoteAll, WARPSPEC_VOTE_UB};
@@ -239,9 +300,8 @@ inline constexpr C kReduxF32Abs[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
                                      C::ReduxF32NanSkip, WARPSPEC_REDUX_UB};
 inline constexpr C kReduxF32Nan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
                                      C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
-inline constexpr C kReduxF32AbsNan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
-                                        C::ReduxF32Abs, C::ReduxF32NanPropagate,
-                                        WARPSPEC_REDUX_UB};
+inline constexpr C kReduxF32AbsNan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32Abs,
+                                        C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
 #undef WARPSPEC_REDUX_UB
 inline constexpr C kSyncwarp[] = {C::SyncwarpExitedOk, C::SyncwarpUbSelfNotInMask,
                                   C::SyncwarpUbPeerAbsent, C::SyncwarpUbMaskMismatch,
@@ -260,7 +320,6 @@ inline constexpr Availability kAvBarWarp{{6, 0}, 30, ArchRule::AtLeast};
 inline constexpr Availability kAvBarSync{{1, 0}, 10, ArchRule::AtLeast};
 inline constexpr Availability kAvBarRed{{2, 0}, 20, ArchRule::AtLeast};
 }  // namespace detail
-
 
 // clang-format off
 namespace detail {
@@ -312,10 +371,14 @@ constexpr bool forms_in_order() {
 static_assert(forms_in_order(), "every FormId has exactly one row, in enum order, with clauses");
 
 /// The catalog row of a form.
-constexpr const FormInfo& form_info(FormId id) { return kForms[static_cast<int>(id)]; }
+constexpr const FormInfo& form_info(FormId id) {
+  return kForms[static_cast<int>(id)];
+}
 
 /// True for forms evaluated over a warp (everything but the block-wide barriers).
-constexpr bool is_warp_form(FormId id) { return form_info(id).family != Family::CtaBarrier; }
+constexpr bool is_warp_form(FormId id) {
+  return form_info(id).family != Family::CtaBarrier;
+}
 
 /// Looks a form up by its canonical name (e.g. "vote.sync.ballot.b32").
 std::optional<FormId> find_form(std::string_view name);
@@ -326,8 +389,17 @@ std::optional<ClauseId> find_clause(std::string_view key);
 // ---------------------------------------------------------------- CUDA intrinsics
 
 /// How a C++ argument is carried in the PTX operand.
-enum class CType : uint8_t { Void, Int, Unsigned, Long, UnsignedLong, LongLong, UnsignedLongLong,
-                             Float, Double };
+enum class CType : uint8_t {
+  Void,
+  Int,
+  Unsigned,
+  Long,
+  UnsignedLong,
+  LongLong,
+  UnsignedLongLong,
+  Float,
+  Double
+};
 
 /// One CUDA intrinsic overload and the form it lowers to.
 struct IntrinsicInfo {
@@ -383,7 +455,9 @@ std::string_view ctype_name(CType t);
 /// Width in bits of a C type's value on the LP64 targets CUDA supports (long is 64-bit there).
 int ctype_bits(CType t);
 /// True for float and double.
-constexpr bool ctype_is_float(CType t) { return t == CType::Float || t == CType::Double; }
+constexpr bool ctype_is_float(CType t) {
+  return t == CType::Float || t == CType::Double;
+}
 /// True for the signed integer types.
 constexpr bool ctype_is_signed(CType t) {
   return t == CType::Int || t == CType::Long || t == CType::LongLong;

@@ -46,9 +46,9 @@ struct Cursor {
   std::string_view word() {
     skip_space();
     std::size_t b = pos;
-    while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' ||
-                              s[pos] == '.' || s[pos] == '%' || s[pos] == '$' || s[pos] == '-' ||
-                              s[pos] == '+'))
+    while (pos < s.size() &&
+           (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '.' ||
+            s[pos] == '%' || s[pos] == '$' || s[pos] == '-' || s[pos] == '+'))
       ++pos;
     return s.substr(b, pos - b);
   }
@@ -157,8 +157,8 @@ std::string expect_register(Cursor& c, const char* what, bool allow_sink = false
 
 void expect_comma(Cursor& c, const char* before) {
   if (!c.eat(','))
-    throw Fail{c.column(), std::string("expected ',' before ") + before + ", found " +
-                               describe_char(c.peek())};
+    throw Fail{c.column(),
+               std::string("expected ',' before ") + before + ", found " + describe_char(c.peek())};
 }
 
 // Reads a membermask operand: a 32-bit immediate or a register name.
@@ -166,8 +166,10 @@ void read_mask(Cursor& c, ParsedInstr& out) {
   const auto col = c.column();
   auto w = c.word();
   if (w.empty())
-    throw Fail{col, "expected the membermask (an immediate such as 0xffffffff or a register), "
-                    "found " + describe_char(c.peek())};
+    throw Fail{col,
+               "expected the membermask (an immediate such as 0xffffffff or a register), "
+               "found " +
+                   describe_char(c.peek())};
   if (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '-') {
     auto v = parse_unsigned(w, 32);
     if (!v) throw Fail{col, "membermask '" + std::string(w) + "' is not a 32-bit unsigned value"};
@@ -178,7 +180,9 @@ void read_mask(Cursor& c, ParsedInstr& out) {
   out.mask_register = std::string(w);
 }
 
-bool read_negation(Cursor& c) { return c.eat('!'); }
+bool read_negation(Cursor& c) {
+  return c.eat('!');
+}
 
 void expect_end(Cursor& c) {
   c.eat(';');
@@ -245,7 +249,8 @@ ParsedInstr parse_ptx(Cursor& c) {
       const auto bcol = c.column();
       auto id = c.word();
       auto v = parse_unsigned(id, 32);
-      if (!v || *v > 15) throw Fail{bcol, "expected a barrier number 0-15, found '" + std::string(id) + "'"};
+      if (!v || *v > 15)
+        throw Fail{bcol, "expected a barrier number 0-15, found '" + std::string(id) + "'"};
       if (f.mode != Mode::None) {
         expect_comma(c, "the predicate");
         if (read_negation(c)) {
@@ -349,8 +354,8 @@ ParsedInstr parse_call(Cursor& c) {
     auto v = c.word();
     if (v.empty())
       throw Fail{vcol, "expected the value argument, found " + describe_char(c.peek())};
-    args += std::string(args.empty() ? "" : ", ") + (cast ? "(" + std::string(ctype_name(*cast)) + ")" : "") +
-            std::string(v);
+    args += std::string(args.empty() ? "" : ", ") +
+            (cast ? "(" + std::string(ctype_name(*cast)) + ")" : "") + std::string(v);
   }
   if (chosen->pred_out) {
     sep("'&pred' (the int* that receives the predicate)");
@@ -375,8 +380,12 @@ ParsedInstr parse_call(Cursor& c) {
 std::variant<ParsedInstr, ParseError> parse_instruction(std::string_view text) {
   Cursor c{text};
   try {
-    if (c.at_end()) return ParseError{1, "empty instruction; expected e.g. 'vote.sync.ballot.b32 d, p, 0xffffffff;'"};
-    if (c.peek() == '@') return ParseError{c.column(), "guard predicates (@p) are not supported; give the state instead"};
+    if (c.at_end())
+      return ParseError{
+          1, "empty instruction; expected e.g. 'vote.sync.ballot.b32 d, p, 0xffffffff;'"};
+    if (c.peek() == '@')
+      return ParseError{c.column(),
+                        "guard predicates (@p) are not supported; give the state instead"};
     auto save = c.pos;
     auto w = c.word();
     c.pos = save;
@@ -398,11 +407,16 @@ ValueSyntax value_syntax(const ParsedInstr& p) {
     return s;
   }
   switch (f.a_type) {
-    case OperandType::None: return {32, false, false, true};
-    case OperandType::Pred: return {32, false, true, false};
-    case OperandType::B64: return {64, false, false, false};
-    case OperandType::F32: return {32, true, false, false};
-    default: return {32, false, false, false};
+    case OperandType::None:
+      return {32, false, false, true};
+    case OperandType::Pred:
+      return {32, false, true, false};
+    case OperandType::B64:
+      return {64, false, false, false};
+    case OperandType::F32:
+      return {32, true, false, false};
+    default:
+      return {32, false, false, false};
   }
 }
 
@@ -429,7 +443,8 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
     std::string s(t);
     char* end = nullptr;
     double v = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size()) return shown + " is not a number (use e.g. 1.5, -0.0, inf, nan or 0x bits)";
+    if (end != s.c_str() + s.size())
+      return shown + " is not a number (use e.g. 1.5, -0.0, inf, nan or 0x bits)";
     if (syn.bits == 32) {
       float fv = static_cast<float>(v);
       out = std::bit_cast<uint32_t>(fv);
@@ -439,14 +454,17 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
     }
     return "";
   }
-  if (looks_float) return shown + " is not an integer (this operand is " + std::to_string(syn.bits) + "-bit integer bits)";
+  if (looks_float)
+    return shown + " is not an integer (this operand is " + std::to_string(syn.bits) +
+           "-bit integer bits)";
   const bool neg = t.front() == '-';
   if (t.front() == '+' || neg) t.remove_prefix(1);
   auto mag = parse_unsigned(t, 64);
   if (!mag) return shown + " is not an integer";
   if (neg) {
     const uint64_t limit = uint64_t{1} << (syn.bits - 1);
-    if (*mag > limit) return shown + " is below the smallest " + std::to_string(syn.bits) + "-bit value";
+    if (*mag > limit)
+      return shown + " is below the smallest " + std::to_string(syn.bits) + "-bit value";
     out = (~*mag + 1) & width_mask;
     return "";
   }

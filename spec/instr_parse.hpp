@@ -24,7 +24,7 @@ struct ParsedInstr {
   Instr instr;
   const IntrinsicInfo* intrinsic = nullptr;  ///< set when written as an intrinsic call
   std::string mask_register;  ///< the membermask's register name when it is not an immediate
-  std::string text;           ///< canonical spelling, e.g. "vote.sync.ballot.b32 d, !a, 0xffffffff;"
+  std::string text;  ///< canonical spelling, e.g. "vote.sync.ballot.b32 d, !a, 0xffffffff;"
 };
 
 /// Parses PTX text or an intrinsic call; returns the instruction or the first error.

@@ -24,17 +24,16 @@ Outcome<D, W> eval_match(const D& d, const Instr& in, const WarpState<D, W>& s) 
     return acc;
   });
   const bool all = f.mode == Mode::All;
-  Outcome<D, W> out{
-      lanes_of<W>([&](unsigned i) {
-        auto part = participants(d, v, i);
-        if (!all) return part & equal_set[i];
-        return d.ite(is_zero(d, part & ~equal_set[i]), part, d.w32(0));
-      }),
-      lanes_of<W>([&](unsigned i) {
-        return all ? is_zero(d, participants(d, v, i) & ~equal_set[i]) : d.lit(false);
-      }),
-      v.executes,
-      {}};
+  Outcome<D, W> out{lanes_of<W>([&](unsigned i) {
+                      auto part = participants(d, v, i);
+                      if (!all) return part & equal_set[i];
+                      return d.ite(is_zero(d, part & ~equal_set[i]), part, d.w32(0));
+                    }),
+                    lanes_of<W>([&](unsigned i) {
+                      return all ? is_zero(d, participants(d, v, i) & ~equal_set[i]) : d.lit(false);
+                    }),
+                    v.executes,
+                    {}};
   add_common_ub(d, v, out, ClauseId::MatchUbSelfNotInMask, ClauseId::MatchUbPeerAbsent,
                 ClauseId::MatchUbMaskMismatch);
   return out;

@@ -41,10 +41,10 @@ struct Outcome {
 /// The outcome of one block-wide barrier.
 template <Domain D>
 struct CtaOutcome {
-  typename D::W32 d;                  ///< the value every arriving thread receives
-  std::vector<typename D::B> executes;  ///< threads that pass the barrier with a result
+  typename D::W32 d;                          ///< the value every arriving thread receives
+  std::vector<typename D::B> executes;        ///< threads that pass the barrier with a result
   std::vector<typename D::B> ub_not_reached;  ///< threads whose barrier is undefined (UB)
-  typename D::B any_ub;               ///< some thread's barrier is undefined
+  typename D::B any_ub;                       ///< some thread's barrier is undefined
 };
 
 }  // namespace warpspec::spec

@@ -22,12 +22,24 @@ typename D::W32 redux_int(const D& d, const FormInfo& f, const WarpState<D, W>& 
     auto x = d.lo32(s.a[j]);
     typename D::W32 next = acc;
     switch (f.mode) {
-      case Mode::Add: next = acc + x; break;
-      case Mode::And: next = acc & x; break;
-      case Mode::Or: next = acc | x; break;
-      case Mode::Xor: next = acc ^ x; break;
-      case Mode::Min: next = d.ite(less(x, acc), x, acc); break;
-      default: next = d.ite(less(acc, x), x, acc); break;  // Max
+      case Mode::Add:
+        next = acc + x;
+        break;
+      case Mode::And:
+        next = acc & x;
+        break;
+      case Mode::Or:
+        next = acc | x;
+        break;
+      case Mode::Xor:
+        next = acc ^ x;
+        break;
+      case Mode::Min:
+        next = d.ite(less(x, acc), x, acc);
+        break;
+      default:
+        next = d.ite(less(acc, x), x, acc);
+        break;  // Max
     }
     acc = d.ite(d.bit(part, j), next, acc);
   }
@@ -73,7 +85,9 @@ Outcome<D, W> eval_redux(const D& d, const Instr& in, const WarpState<D, W>& s) 
                       return f.a_type == OperandType::F32 ? detail::redux_f32(d, f, s, part)
                                                           : detail::redux_int(d, f, s, part);
                     }),
-                    lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {}};
+                    lanes_of<W>([&](unsigned) { return d.lit(false); }),
+                    v.executes,
+                    {}};
   add_common_ub(d, v, out, ClauseId::ReduxUbSelfNotInMask, ClauseId::ReduxUbPeerAbsent,
                 ClauseId::ReduxUbMaskMismatch);
   return out;

@@ -9,14 +9,18 @@ namespace warpspec::spec {
 
 /// Evaluates a warp form on a warp state in domain D. `pre_volta` selects the sm_6x rules.
 template <Domain D, int W>
-Outcome<D, W> evaluate_warp(const D& d, const Instr& in, const WarpState<D, W>& s,
-                            bool pre_volta) {
+Outcome<D, W> evaluate_warp(const D& d, const Instr& in, const WarpState<D, W>& s, bool pre_volta) {
   switch (form_info(in.form).family) {
-    case Family::Match: return eval_match(d, in, s);
-    case Family::Vote: return eval_vote(d, in, s, pre_volta);
-    case Family::Redux: return eval_redux(d, in, s);
-    case Family::WarpBarrier: return eval_syncwarp(d, in, s, pre_volta);
-    case Family::CtaBarrier: break;
+    case Family::Match:
+      return eval_match(d, in, s);
+    case Family::Vote:
+      return eval_vote(d, in, s, pre_volta);
+    case Family::Redux:
+      return eval_redux(d, in, s);
+    case Family::WarpBarrier:
+      return eval_syncwarp(d, in, s, pre_volta);
+    case Family::CtaBarrier:
+      break;
   }
   // Block-wide forms are evaluated with eval_cta over a CtaState; reaching here is a caller bug.
   return eval_syncwarp(d, in, s, pre_volta);

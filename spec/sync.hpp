@@ -9,11 +9,12 @@ namespace warpspec::spec {
 /// with the same mask (exited lanes need not arrive). On sm_6x and older the callers must be
 /// converged and the union of their masks must equal the set of lanes executing it.
 template <Domain D, int W>
-Outcome<D, W> eval_syncwarp(const D& d, const Instr& in, const WarpState<D, W>& s,
-                            bool pre_volta) {
+Outcome<D, W> eval_syncwarp(const D& d, const Instr& in, const WarpState<D, W>& s, bool pre_volta) {
   const auto v = view_of(d, s, in);
   Outcome<D, W> out{lanes_of<W>([&](unsigned) { return d.w32(0); }),
-                    lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {}};
+                    lanes_of<W>([&](unsigned) { return d.lit(false); }),
+                    v.executes,
+                    {}};
   add_common_ub(d, v, out, ClauseId::SyncwarpUbSelfNotInMask, ClauseId::SyncwarpUbPeerAbsent,
                 ClauseId::SyncwarpUbMaskMismatch);
   auto sm6x = d.w32(0);

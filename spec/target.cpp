@@ -43,7 +43,9 @@ std::string to_string(Target t) {
   return s;
 }
 
-std::string to_string(PtxVersion v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
+std::string to_string(PtxVersion v) {
+  return std::to_string(v.major) + "." + std::to_string(v.minor);
+}
 
 std::string describe(const Availability& a) {
   switch (a.rule) {
@@ -62,20 +64,22 @@ AvailabilityVerdict check_availability(const Availability& a, Target target, Ptx
   const std::string need = "needs " + describe(a);
   if (a.rule == ArchRule::AtLeast) {
     if (target.sm < a.min_sm)
-      return {false, to_string(target) + " is older than sm_" + std::to_string(a.min_sm) + "; " + need};
+      return {false,
+              to_string(target) + " is older than sm_" + std::to_string(a.min_sm) + "; " + need};
     if (ptx < a.ptx)
       return {false, "PTX ISA " + to_string(ptx) + " predates " + to_string(a.ptx) + "; " + need};
     return {};
   }
   // The sm_100 arch- and family-specific rules of the .f32 redux forms.
   const bool arch_ok = target.sm == 100 && target.suffix == 'a';
-  const bool family_ok = target.suffix == 'f' &&
-                         (a.rule == ArchRule::Sm100aOrSm100f ? target.sm == 100
-                                                             : target.sm >= 100 && target.sm < 110);
+  const bool family_ok =
+      target.suffix == 'f' &&
+      (a.rule == ArchRule::Sm100aOrSm100f ? target.sm == 100 : target.sm >= 100 && target.sm < 110);
   if (arch_ok && ptx >= a.ptx) return {};
   if (family_ok && ptx >= PtxVersion{8, 8}) return {};
   if (arch_ok || family_ok)
-    return {false, "PTX ISA " + to_string(ptx) + " is too old for " + to_string(target) + "; " + need};
+    return {false,
+            "PTX ISA " + to_string(ptx) + " is too old for " + to_string(target) + "; " + need};
   return {false, to_string(target) + " does not provide this form; " + need};
 }
 

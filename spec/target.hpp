@@ -60,6 +60,8 @@ std::string describe(const Availability& a);
 /// Whether a form with requirement `a` can be used on `target` with PTX ISA `ptx`.
 AvailabilityVerdict check_availability(const Availability& a, Target target, PtxVersion ptx);
 /// True for sm_6x and older, where the warp-synchronous convergence rules apply.
-constexpr bool is_pre_volta(Target t) { return t.sm < 70; }
+constexpr bool is_pre_volta(Target t) {
+  return t.sm < 70;
+}
 
 }  // namespace warpspec::spec

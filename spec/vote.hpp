@@ -24,14 +24,18 @@ Outcome<D, W> eval_vote(const D& d, const Instr& in, const WarpState<D, W>& s, b
     auto none_true = is_zero(d, part & preds);
     auto as_word = [&](const typename D::B& b) { return d.ite(b, d.w32(1), d.w32(0)); };
     switch (f.mode) {
-      case Mode::All: return as_word(none_false);
-      case Mode::Any: return as_word(!none_true);
-      case Mode::Uni: return as_word(none_false || none_true);
-      default: return part & preds;  // ballot
+      case Mode::All:
+        return as_word(none_false);
+      case Mode::Any:
+        return as_word(!none_true);
+      case Mode::Uni:
+        return as_word(none_false || none_true);
+      default:
+        return part & preds;  // ballot
     }
   };
-  Outcome<D, W> out{lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }),
-                    v.executes, {}};
+  Outcome<D, W> out{
+      lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {}};
   add_common_ub(d, v, out, ClauseId::VoteUbSelfNotInMask, ClauseId::VoteUbPeerAbsent,
                 ClauseId::VoteUbMaskMismatch);
   auto sm6x = d.w32(0);

@@ -21,7 +21,8 @@ template <int W, class F>
 auto lanes_of(F&& f) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return std::array{f(static_cast<unsigned>(I))...};
-  }(std::make_index_sequence<W>{});
+  }
+  (std::make_index_sequence<W>{});
 }
 
 /// All lanes of a width-W warp as a mask.
@@ -56,9 +57,9 @@ struct CtaState {
 /// The instruction instance: a form plus the operand choices that are not part of the state.
 struct Instr {
   FormId form = FormId::MatchAnyB32;
-  bool negate = false;   ///< `!a` (vote and bar.red forms)
-  bool write_d = true;   ///< false when `d` is the sink `_` (match.all)
-  bool write_p = false;  ///< `d|p` (match.all)
+  bool negate = false;                 ///< `!a` (vote and bar.red forms)
+  bool write_d = true;                 ///< false when `d` is the sink `_` (match.all)
+  bool write_p = false;                ///< `d|p` (match.all)
   std::optional<uint32_t> imm_mask{};  ///< membermask written as an immediate: overrides the state
 };
 

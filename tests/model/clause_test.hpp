@@ -21,6 +21,6 @@ inline bool note_clause(const char* key) {
 
 }  // namespace warpspec::test
 
-#define CLAUSE_TEST(key, name)                                                            \
-  static const bool clause_registered_##name = ::warpspec::test::note_clause(key);       \
+#define CLAUSE_TEST(key, name)                                                     \
+  static const bool clause_registered_##name = ::warpspec::test::note_clause(key); \
   TEST(Clause, name)

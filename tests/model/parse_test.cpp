@@ -13,13 +13,15 @@ using spec::FormId;
 spec::ParsedInstr ok(const std::string& text) {
   auto r = spec::parse_instruction(text);
   if (auto* e = std::get_if<spec::ParseError>(&r)) ADD_FAILURE() << text << ": " << e->message;
-  return std::holds_alternative<spec::ParsedInstr>(r) ? std::get<spec::ParsedInstr>(r) : spec::ParsedInstr{};
+  return std::holds_alternative<spec::ParsedInstr>(r) ? std::get<spec::ParsedInstr>(r)
+                                                      : spec::ParsedInstr{};
 }
 
 spec::ParseError err(const std::string& text) {
   auto r = spec::parse_instruction(text);
   EXPECT_TRUE(std::holds_alternative<spec::ParseError>(r)) << text << " was accepted";
-  return std::holds_alternative<spec::ParseError>(r) ? std::get<spec::ParseError>(r) : spec::ParseError{};
+  return std::holds_alternative<spec::ParseError>(r) ? std::get<spec::ParseError>(r)
+                                                     : spec::ParseError{};
 }
 
 TEST(Parse, EveryCatalogFormParsesFromItsOwnSyntax) {
@@ -93,7 +95,8 @@ TEST(Parse, Intrinsics) {
   EXPECT_EQ(ok("__syncwarp()").instr.imm_mask, 0xffffffffu);
   EXPECT_EQ(ok("__syncthreads_count(p)").instr.form, FormId::BarRedPopc);
   EXPECT_EQ(ok("__syncthreads()").instr.form, FormId::BarSync);
-  EXPECT_NE(err("__reduce_and_sync(0xffffffff, (float)x)").message.find("unsigned"), std::string::npos);
+  EXPECT_NE(err("__reduce_and_sync(0xffffffff, (float)x)").message.find("unsigned"),
+            std::string::npos);
   EXPECT_EQ(err("__match_all_sync(0xffffffff, x)").column, 31u);
   EXPECT_EQ(err("__ballot_sync(0xffffffff, p, q)").column, 28u);
   EXPECT_EQ(err("__nope_sync(1, 2)").column, 1u);

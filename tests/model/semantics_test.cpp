@@ -13,10 +13,10 @@
 namespace warpspec {
 namespace {
 
-using spec::ClauseId;
-using spec::FormId;
 using model::LaneStatus;
 using model::Warp;
+using spec::ClauseId;
+using spec::FormId;
 
 spec::Instr instr(FormId f, bool negate = false) {
   spec::Instr in;
@@ -34,8 +34,12 @@ Warp warp_with(F value, uint32_t mask = 0xffffffffu) {
   return w;
 }
 
-uint32_t f32(float x) { return std::bit_cast<uint32_t>(x); }
-uint64_t f64(double x) { return std::bit_cast<uint64_t>(x); }
+uint32_t f32(float x) {
+  return std::bit_cast<uint32_t>(x);
+}
+uint64_t f64(double x) {
+  return std::bit_cast<uint64_t>(x);
+}
 
 bool fires(const model::WarpResult& r, ClauseId c, uint32_t lanes) {
   for (const auto& u : r.ub)
@@ -54,7 +58,8 @@ CLAUSE_TEST("match.any.result", MatchAnyWorkedExample) {
   auto in = instr(FormId::MatchAnyB32);
   auto w = warp_with([](unsigned i) { return i > 1 ? 6u : 5u; });
   auto r = model::evaluate(in, w);
-  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(r.outcome.d[i], i < 2 ? 0x3u : 0xfffffffcu) << show(in, w, r);
+  for (unsigned i = 0; i < 32; ++i)
+    EXPECT_EQ(r.outcome.d[i], i < 2 ? 0x3u : 0xfffffffcu) << show(in, w, r);
   EXPECT_TRUE(r.ub.empty());
 }
 
@@ -64,7 +69,8 @@ CLAUSE_TEST("match.any.result", MatchAnyOnlyCountsLanesOfTheMask) {
   auto w = warp_with([](unsigned i) { return i % 2; }, 0xffu);
   for (unsigned i = 8; i < 32; ++i) model::set_status(w, i, LaneStatus::Inactive);
   auto r = model::evaluate(in, w);
-  for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(r.outcome.d[i], i % 2 ? 0xaau : 0x55u) << show(in, w, r);
+  for (unsigned i = 0; i < 8; ++i)
+    EXPECT_EQ(r.outcome.d[i], i % 2 ? 0xaau : 0x55u) << show(in, w, r);
   EXPECT_TRUE(r.ub.empty()) << show(in, w, r);
 }
 
@@ -283,7 +289,10 @@ CLAUSE_TEST("redux.add", ReduxAddWraps) {
   EXPECT_EQ(redux(FormId::ReduxAddU32, warp_with([](unsigned i) { return i; })), 496u);
   EXPECT_EQ(redux(FormId::ReduxAddS32, warp_with([](unsigned) { return 0xffffffffu; })),
             static_cast<uint32_t>(-32));
-  EXPECT_EQ(redux(FormId::ReduxAddU32, warp_with([](unsigned i) { return i == 0 ? 0xffffffffu : i == 1 ? 2u : 0u; })), 1u);
+  EXPECT_EQ(redux(FormId::ReduxAddU32, warp_with([](unsigned i) {
+                    return i == 0 ? 0xffffffffu : i == 1 ? 2u : 0u;
+                  })),
+            1u);
 }
 
 CLAUSE_TEST("redux.minmax.int", ReduxSignednessFollowsTheType) {
@@ -292,7 +301,9 @@ CLAUSE_TEST("redux.minmax.int", ReduxSignednessFollowsTheType) {
   EXPECT_EQ(redux(FormId::ReduxMinU32, w), 1u);
   EXPECT_EQ(redux(FormId::ReduxMaxS32, w), 1u);
   EXPECT_EQ(redux(FormId::ReduxMaxU32, w), 0xffffffffu);
-  auto extremes = warp_with([](unsigned i) { return i == 3 ? 0x80000000u : i == 4 ? 0x7fffffffu : 0u; });
+  auto extremes = warp_with([](unsigned i) {
+    return i == 3 ? 0x80000000u : i == 4 ? 0x7fffffffu : 0u;
+  });
   EXPECT_EQ(redux(FormId::ReduxMinS32, extremes), 0x80000000u);
   EXPECT_EQ(redux(FormId::ReduxMaxS32, extremes), 0x7fffffffu);
   EXPECT_EQ(redux(FormId::ReduxMaxU32, extremes), 0x80000000u);
@@ -325,7 +336,9 @@ CLAUSE_TEST("redux.f32.zero_order", ReduxF32OrdersNegativeZeroBelowPositiveZero)
   auto w = warp_with([](unsigned i) { return i % 2 ? f32(-0.0f) : f32(0.0f); });
   EXPECT_EQ(redux(FormId::ReduxMaxF32, w, kSm100a), f32(0.0f));
   EXPECT_EQ(redux(FormId::ReduxMinF32, w, kSm100a), f32(-0.0f));
-  auto mixed = warp_with([](unsigned i) { return i == 9 ? f32(-1.5f) : i == 10 ? f32(2.5f) : f32(0.0f); });
+  auto mixed = warp_with([](unsigned i) {
+    return i == 9 ? f32(-1.5f) : i == 10 ? f32(2.5f) : f32(0.0f);
+  });
   EXPECT_EQ(redux(FormId::ReduxMinF32, mixed, kSm100a), f32(-1.5f));
   EXPECT_EQ(redux(FormId::ReduxMaxF32, mixed, kSm100a), f32(2.5f));
 }
@@ -339,7 +352,9 @@ CLAUSE_TEST("redux.f32.abs", ReduxF32AbsClearsSigns) {
 }
 
 CLAUSE_TEST("redux.f32.nan_skip", ReduxF32SkipsNaNsWithoutTheQualifier) {
-  auto w = warp_with([](unsigned i) { return i == 0 ? 0x7fc00000u : i == 1 ? 0xffc00123u : f32(2.0f); });
+  auto w = warp_with([](unsigned i) {
+    return i == 0 ? 0x7fc00000u : i == 1 ? 0xffc00123u : f32(2.0f);
+  });
   w.a[5] = f32(1.0f);
   EXPECT_EQ(redux(FormId::ReduxMinF32, w, kSm100a), f32(1.0f));
   EXPECT_EQ(redux(FormId::ReduxMaxF32, w, kSm100a), f32(2.0f));
@@ -541,8 +556,11 @@ TEST(Catalog, EveryClauseKeyIsUniqueAndNamesItsFamily) {
       auto key = spec::clause_info(id).key;
       auto family = key.substr(0, key.find('.'));
       static const std::map<spec::Family, std::string_view> expect{
-          {spec::Family::Match, "match"}, {spec::Family::Vote, "vote"}, {spec::Family::Redux, "redux"},
-          {spec::Family::WarpBarrier, "syncwarp"}, {spec::Family::CtaBarrier, "cta"}};
+          {spec::Family::Match, "match"},
+          {spec::Family::Vote, "vote"},
+          {spec::Family::Redux, "redux"},
+          {spec::Family::WarpBarrier, "syncwarp"},
+          {spec::Family::CtaBarrier, "cta"}};
       EXPECT_EQ(family, expect.at(f.family)) << f.name << " lists " << key;
     }
 }
@@ -555,10 +573,16 @@ TEST(Catalog, FormNamesRoundTrip) {
 TEST(Catalog, IntrinsicsLowerToFormsOfMatchingWidth) {
   for (const auto& i : spec::all_intrinsics()) {
     const auto& f = spec::form_info(i.form);
-    if (f.family == spec::Family::Match)
-      EXPECT_EQ(spec::ctype_bits(i.value_type), f.a_type == spec::OperandType::B64 ? 64 : 32) << i.signature;
-    if (f.a_type == spec::OperandType::S32) EXPECT_EQ(i.value_type, spec::CType::Int) << i.signature;
-    if (f.a_type == spec::OperandType::U32) EXPECT_EQ(i.value_type, spec::CType::Unsigned) << i.signature;
+    if (f.family == spec::Family::Match) {
+      EXPECT_EQ(spec::ctype_bits(i.value_type), f.a_type == spec::OperandType::B64 ? 64 : 32)
+          << i.signature;
+    }
+    if (f.a_type == spec::OperandType::S32) {
+      EXPECT_EQ(i.value_type, spec::CType::Int) << i.signature;
+    }
+    if (f.a_type == spec::OperandType::U32) {
+      EXPECT_EQ(i.value_type, spec::CType::Unsigned) << i.signature;
+    }
   }
 }
 

@@ -1,6 +1,5 @@
 // Evaluates a ballot with the installed library: lanes 0-15 vote true, lanes 16-31 have exited.
 #include <cstdio>
-
 #include <model/eval.hpp>
 
 int main() {
