@@ -1,0 +1,565 @@
+#include "capture/generate.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <random>
+
+namespace warpspec::capture {
+
+namespace {
+constexpr unsigned kW = spec::kWarpSize;
+using model::LaneStatus;
+
+/// Small helpers over one random engine; the engine is seeded per state set, so a file can be
+/// regenerated from its header's seed.
+struct Rng {
+  std::mt19937_64 eng;
+  uint64_t u64() { return eng(); }
+  uint32_t u32() { return static_cast<uint32_t>(eng() >> 32); }
+  unsigned below(unsigned n) { return static_cast<unsigned>(eng() % n); }
+  bool chance(unsigned percent) { return below(100) < percent; }
+  template <class T, std::size_t N>
+  T pick(const T (&arr)[N]) {
+    return arr[below(N)];
+  }
+  /// A random subset of `from` where each bit is kept with the given probability.
+  uint32_t subset(uint32_t from, unsigned percent) {
+    uint32_t out = 0;
+    for (unsigned i = 0; i < kW; ++i)
+      if (((from >> i) & 1u) && chance(percent)) out |= 1u << i;
+    return out;
+  }
+  /// One set bit of `from` (which must be non-zero).
+  unsigned lane_in(uint32_t from) {
+    unsigned k = below(static_cast<unsigned>(std::popcount(from)));
+    for (unsigned i = 0; i < kW; ++i)
+      if ((from >> i) & 1u) {
+        if (k == 0) return i;
+        --k;
+      }
+    return 0;
+  }
+};
+
+uint32_t range_mask(unsigned lo, unsigned hi) {  // lanes [lo, hi)
+  uint64_t m = ((uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
+  return static_cast<uint32_t>(m);
+}
+
+// ---------------------------------------------------------------- operand values
+
+constexpr uint32_t kCorner32[] = {0u,          1u,          2u,          0x7fffffffu,
+                                  0x80000000u, 0x80000001u, 0xffffffffu, 0xfffffffeu,
+                                  0x55555555u, 0xaaaaaaaau, 0x0000ffffu, 0xffff0000u};
+constexpr uint64_t kCorner64[] = {0ull,
+                                  1ull,
+                                  0x100000000ull,
+                                  0xffffffffull,
+                                  0xffffffff00000000ull,
+                                  ~0ull,
+                                  0x8000000000000000ull,
+                                  0x7fffffffffffffffull,
+                                  0x0000000100000001ull,
+                                  0x8000000000000001ull};
+// +0, -0, quiet NaNs with and without payload and sign, a signalling NaN, the canonical NaN,
+// infinities, 1.0 and -1.0, the smallest denormals.
+constexpr uint32_t kCornerF32[] = {0x00000000u, 0x80000000u, 0x7fc00000u, 0xffc00000u, 0x7fc00001u,
+                                   0x7f800001u, 0x7fffffffu, 0x7f800000u, 0xff800000u, 0x3f800000u,
+                                   0xbf800000u, 0x00000001u, 0x80000001u};
+constexpr uint64_t kCornerF64[] = {
+    0x0000000000000000ull, 0x8000000000000000ull, 0x7ff8000000000000ull, 0xfff8000000000000ull,
+    0x7ff8000000000001ull, 0x7ff0000000000001ull, 0x7ff8000100000000ull, 0x7ff0000000000000ull,
+    0xfff0000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull, 0x0000000000000001ull,
+    0x3ff0000000000001ull};
+// Predicates: mostly 0 and 1, plus non-zero values that are false in their low half or only
+// true in one bit, which must still count as true.
+constexpr uint64_t kPredTrue[] = {1ull,          1ull,          1ull,           2ull,
+                                  0x80000000ull, 0xffffffffull, 0x100000000ull, ~0ull};
+
+/// One value of the kind: a corner, or a random word.
+uint64_t one_value(Rng& g, ValueKind k) {
+  switch (k) {
+    case ValueKind::B32:
+      return g.chance(60) ? g.pick(kCorner32) : g.u32();
+    case ValueKind::B64:
+      if (g.chance(30)) return g.pick(kCorner64);
+      if (g.chance(30)) return uint64_t{g.pick(kCorner32)} << (g.chance(50) ? 32 : 0);
+      return g.u64();
+    case ValueKind::F32:
+      return g.chance(75) ? g.pick(kCornerF32) : g.u32();
+    case ValueKind::F64:
+      return g.chance(75) ? g.pick(kCornerF64) : g.u64();
+    case ValueKind::Pred:
+      return g.chance(50) ? 0 : g.pick(kPredTrue);
+    case ValueKind::None:
+      return 0;
+  }
+  return 0;
+}
+
+/// Values of lanes that agree in the low 32 bits and differ only in the high half.
+std::vector<uint64_t> high_half_family(Rng& g, bool is_f64) {
+  uint64_t base = is_f64 ? g.pick(kCornerF64) : (g.chance(50) ? g.pick(kCorner64) : g.u64());
+  std::vector<uint64_t> out{base};
+  const uint64_t flips[] = {1ull << 32, 1ull << 63, 0xffffffff00000000ull,
+                            1ull << (32 + g.below(32))};
+  for (unsigned k = 0; k < 1 + g.below(3); ++k) out.push_back(base ^ flips[g.below(4)]);
+  return out;
+}
+
+/// Fills the 32 operands by one of several styles, chosen per state; returns the style's name.
+std::string fill_values(Rng& g, ValueKind k, std::array<uint64_t, kW>& a) {
+  if (k == ValueKind::None) {
+    a.fill(0);
+    return "";
+  }
+  const bool wide = k == ValueKind::B64 || k == ValueKind::F64;
+  if (k == ValueKind::Pred) {
+    switch (g.below(6)) {
+      case 0:
+        for (auto& x : a) x = g.pick(kPredTrue);
+        return "all-true";
+      case 1:
+        a.fill(0);
+        return "all-false";
+      case 2:
+        a.fill(0);
+        a[g.below(kW)] = g.pick(kPredTrue);
+        return "one-true";
+      case 3:
+        for (auto& x : a) x = g.pick(kPredTrue);
+        a[g.below(kW)] = 0;
+        return "one-false";
+      default:
+        for (auto& x : a) x = one_value(g, k);
+        return "mixed";
+    }
+  }
+  switch (g.below(wide ? 7 : 6)) {
+    case 0:
+      a.fill(one_value(g, k));
+      return "equal";
+    case 1: {  // all equal but one: the case match.all must refuse
+      a.fill(one_value(g, k));
+      uint64_t other = one_value(g, k);
+      if (other == a[0]) other ^= wide ? (1ull << 32) : 1u;
+      a[g.below(kW)] = other;
+      return "one-differs";
+    }
+    case 2: {
+      std::vector<uint64_t> pool;
+      for (unsigned i = 0; i < 2 + g.below(2); ++i) pool.push_back(one_value(g, k));
+      for (auto& x : a) x = pool[g.below(static_cast<unsigned>(pool.size()))];
+      return "few";
+    }
+    case 3:
+      for (auto& x : a) x = one_value(g, k);
+      return "corners";
+    case 4:
+      for (auto& x : a) x = wide ? g.u64() : g.u32();
+      return "random";
+    case 5:
+      for (auto& x : a) x = g.below(4);
+      return "small";
+    default: {
+      auto fam = high_half_family(g, k == ValueKind::F64);
+      for (auto& x : a) x = fam[g.below(static_cast<unsigned>(fam.size()))];
+      return "high-half";
+    }
+  }
+}
+
+// ---------------------------------------------------------------- lanes and masks
+
+/// Which lanes have exited before the instruction.
+uint32_t choose_exited(Rng& g) {
+  switch (g.below(20)) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+      return 0;
+    case 9:
+    case 10:
+    case 11: {
+      uint32_t m = 0;
+      for (unsigned k = 0; k < 1 + g.below(3); ++k) m |= 1u << g.below(kW);
+      return m;
+    }
+    case 12:
+    case 13:
+      return g.subset(~0u, 50);
+    case 14: {
+      unsigned lo = g.below(kW), hi = lo + 1 + g.below(kW - lo);
+      return range_mask(lo, hi);
+    }
+    case 15:
+      return g.chance(50) ? 0xffff0000u : 0x0000ffffu;
+    case 16:
+      return g.chance(50) ? 0x55555555u : 0xaaaaaaaau;
+    default: {  // all but one or two lanes: near-empty masks once exited lanes are left out
+      uint32_t keep = 1u << g.below(kW);
+      if (g.chance(50)) keep |= 1u << g.below(kW);
+      return ~keep;
+    }
+  }
+}
+
+/// Groups of executing lanes: disjoint subsets of `alive`. Each group later gets one mask.
+std::vector<uint32_t> choose_groups(Rng& g, uint32_t alive, std::string& pattern,
+                                    std::vector<uint32_t>& tiles) {
+  std::vector<uint32_t> groups;
+  tiles.clear();
+  switch (g.below(9)) {
+    case 0:
+    case 1:
+      pattern = "full";
+      groups.push_back(alive);
+      break;
+    case 2:
+      pattern = "single";
+      groups.push_back(1u << g.lane_in(alive));
+      break;
+    case 3: {
+      pattern = "contiguous";
+      unsigned lo = g.below(kW), hi = lo + 1 + g.below(kW - lo);
+      groups.push_back(range_mask(lo, hi) & alive);
+      tiles.push_back(range_mask(lo, hi));
+      break;
+    }
+    case 4:
+      pattern = "holed";
+      groups.push_back(g.subset(alive, g.pick({30u, 50u, 80u, 95u})));
+      break;
+    case 5:
+    case 6: {
+      const unsigned width = g.pick({2u, 4u, 8u, 16u});
+      pattern = "tiles" + std::to_string(width);
+      for (unsigned lo = 0; lo < kW; lo += width) {
+        const uint32_t tile = range_mask(lo, lo + width);
+        if (g.chance(85)) groups.push_back(tile & alive), tiles.push_back(tile);
+      }
+      break;
+    }
+    case 7:
+      pattern = "even-odd";
+      groups.push_back(alive & 0x55555555u);
+      groups.push_back(alive & 0xaaaaaaaau);
+      tiles = {0x55555555u, 0xaaaaaaaau};
+      break;
+    default: {
+      pattern = "partition";
+      const unsigned k = 2 + g.below(3);
+      std::vector<uint32_t> parts(k, 0);
+      for (unsigned i = 0; i < kW; ++i)
+        if ((alive >> i) & 1u) parts[g.below(k)] |= 1u << i;
+      for (auto p : parts)
+        if (g.chance(85)) groups.push_back(p);
+      break;
+    }
+  }
+  // Empty groups execute nothing; keep tiles aligned with groups.
+  std::vector<uint32_t> g2, t2;
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    if (groups[i]) {
+      g2.push_back(groups[i]);
+      if (i < tiles.size()) t2.push_back(tiles[i]);
+    }
+  if (t2.size() != g2.size()) t2.clear();
+  tiles = t2;
+  return g2;
+}
+
+/// A group's membermask: the group plus some exited lanes (exited lanes may be named freely).
+uint32_t group_mask(Rng& g, uint32_t group, uint32_t exited, std::optional<uint32_t> tile) {
+  switch (g.below(4)) {
+    case 0:
+      return group;
+    case 1:
+      return group | exited;
+    case 2:
+      return tile ? group | (*tile & exited) : group | g.subset(exited, 50);
+    default:
+      return group | g.subset(exited, 30);
+  }
+}
+
+/// A safe state for a warp variant; with `two_site`, each mask's lanes come from two branches.
+WarpRecord main_state(Rng& g, const Variant& v, bool two_site) {
+  WarpRecord r;
+  uint32_t exited = 0, alive = 0;
+  std::vector<uint32_t> groups, tiles;
+  std::string pattern;
+  do {
+    exited = choose_exited(g);
+    alive = ~exited;
+    groups = choose_groups(g, alive, pattern, tiles);
+  } while (groups.empty());
+  r.status.fill(LaneStatus::Inactive);
+  r.mask.fill(0);
+  for (unsigned i = 0; i < kW; ++i)
+    if ((exited >> i) & 1u) r.status[i] = LaneStatus::Exited;
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const uint32_t m =
+        group_mask(g, groups[k], exited, tiles.empty() ? std::nullopt : std::optional(tiles[k]));
+    for (unsigned i = 0; i < kW; ++i)
+      if ((groups[k] >> i) & 1u) r.status[i] = LaneStatus::Executes, r.mask[i] = m;
+  }
+  // Lanes that do not execute pass a mask too (the harness ignores it); a random one shows that.
+  for (unsigned i = 0; i < kW; ++i)
+    if (r.status[i] != LaneStatus::Executes) r.mask[i] = g.chance(50) ? 0 : g.u32();
+  std::string tag = pattern;
+  if (exited) tag += "+exited";
+  // Two-branch arrival: lanes of one mask reach the instruction from two different branches.
+  if (two_site) {
+    bool split = false;
+    for (auto grp : groups) {
+      for (unsigned i = 0; i < kW; ++i)
+        if ((grp >> i) & 1u) r.site[i] = g.below(2);
+      if (std::popcount(grp) >= 2) {
+        const unsigned x = g.lane_in(grp);
+        unsigned y = g.lane_in(grp);
+        while (y == x) y = g.lane_in(grp);
+        r.site[x] = 0, r.site[y] = 1;
+        split = true;
+      }
+    }
+    if (!split) return main_state(g, v, two_site);  // needs a group of two or more lanes
+    tag += "+two-site";
+  }
+  const std::string style = fill_values(g, v.values, r.a);
+  if (!style.empty()) tag += "/" + style;
+  r.tag = tag;
+  return r;
+}
+
+/// Turns one inactive lane of a main state into a lane the spec leaves undefined.
+std::optional<WarpRecord> probe_state(Rng& g, const Variant& v, StateSet set) {
+  // One call site: one undefined ingredient at a time.
+  WarpRecord r = main_state(g, v, false);
+  uint32_t inactive = 0, exited = 0, exec = 0;
+  for (unsigned i = 0; i < kW; ++i) {
+    if (r.status[i] == LaneStatus::Inactive) inactive |= 1u << i;
+    if (r.status[i] == LaneStatus::Exited) exited |= 1u << i;
+    if (r.status[i] == LaneStatus::Executes) exec |= 1u << i;
+  }
+  if (!inactive) return std::nullopt;
+  const unsigned x = g.lane_in(inactive);
+  uint32_t m = 0;
+  switch (set) {
+    case StateSet::ProbeSelfOutside:
+      m = r.mask[g.lane_in(exec)];
+      break;
+    case StateSet::ProbeEmptyMask:
+      m = 0;
+      break;
+    case StateSet::ProbeExitedOnly:
+      if (!exited) return std::nullopt;
+      m = g.chance(50) ? exited : (1u << g.lane_in(exited));
+      break;
+    case StateSet::Main:
+    case StateSet::TwoSite:
+      break;
+  }
+  r.status[x] = LaneStatus::Executes;
+  r.mask[x] = m;
+  r.tag = std::string("probe/") + std::string(state_set_name(set)).substr(6);
+  return r;
+}
+
+// ---------------------------------------------------------------- blocks
+
+constexpr unsigned kCtaSizes[] = {1,   2,   31,  32,  33,  64,  65,  96,   128,  160, 255,
+                                  256, 257, 384, 512, 513, 640, 768, 1000, 1023, 1024};
+
+CtaRecord cta_state(Rng& g) {
+  CtaRecord r;
+  const unsigned n = g.pick(kCtaSizes);
+  std::string pattern;
+  std::vector<bool> ex(n, false);
+  switch (g.below(9)) {
+    case 0:
+      pattern = "none";
+      break;
+    case 1:
+      pattern = "sparse";
+      for (auto&& e : ex) e = g.chance(5);
+      break;
+    case 2:
+      pattern = "dense";
+      for (auto&& e : ex) e = g.chance(50);
+      break;
+    case 3: {
+      pattern = "whole-warps";
+      for (unsigned w = 0; w * kW < n; ++w)
+        if (g.chance(50))
+          for (unsigned t = w * kW; t < std::min(n, (w + 1) * kW); ++t) ex[t] = true;
+      break;
+    }
+    case 4:
+      pattern = "all-but-one";
+      ex.assign(n, true);
+      ex[g.below(n)] = false;
+      break;
+    case 5: {
+      pattern = "all-but-one-warp";
+      ex.assign(n, true);
+      const unsigned w = g.below((n + kW - 1) / kW);
+      for (unsigned t = w * kW; t < std::min(n, (w + 1) * kW); ++t) ex[t] = false;
+      break;
+    }
+    case 6: {
+      pattern = "tail";
+      const unsigned keep = 1 + g.below(n);
+      for (unsigned t = keep; t < n; ++t) ex[t] = true;
+      break;
+    }
+    case 7:
+      pattern = "alternate";
+      for (unsigned t = 0; t < n; ++t) ex[t] = (t & 1u) != 0;
+      break;
+    default: {
+      pattern = "partial-warps";  // each warp keeps a random run of lanes
+      for (unsigned w = 0; w * kW < n; ++w) {
+        const unsigned lo = g.below(kW), hi = lo + 1 + g.below(kW - lo);
+        for (unsigned i = 0; i < kW && w * kW + i < n; ++i) ex[w * kW + i] = i < lo || i >= hi;
+      }
+      break;
+    }
+  }
+  if (std::find(ex.begin(), ex.end(), false) == ex.end()) ex[g.below(n)] = false;
+  r.exited = ex;
+  r.pred.assign(n, 0);
+  std::string style;
+  auto truthy = [&] { return static_cast<uint32_t>(g.pick(kPredTrue)) | (g.chance(90) ? 0u : 1u); };
+  switch (g.below(6)) {
+    case 0:
+      style = "all-false";
+      break;
+    case 1:
+      style = "all-true";
+      for (auto& p : r.pred) p = truthy();
+      break;
+    case 2:
+      style = "one-true";
+      r.pred[g.below(n)] = truthy();
+      break;
+    case 3:
+      style = "one-false";
+      for (auto& p : r.pred) p = truthy();
+      r.pred[g.below(n)] = 0;
+      break;
+    default:
+      style = "mixed";
+      for (auto& p : r.pred) p = g.chance(50) ? truthy() : 0;
+      break;
+  }
+  r.d.assign(n, 0);
+  r.tag = std::to_string(n) + "/" + pattern + "/" + style;
+  return r;
+}
+
+template <class R>
+void set_invocation(R& r, const Variant& v) {
+  r.form = v.form;
+  r.via = v.via;
+  if (v.via == Via::Ptx)
+    r.instr = v.text;
+  else
+    r.call = v.text;
+  r.ctype = v.ctype;
+  r.negate = v.negate;
+}
+
+}  // namespace
+
+std::string_view state_set_name(StateSet s) {
+  switch (s) {
+    case StateSet::Main:
+      return "main";
+    case StateSet::TwoSite:
+      return "two-site";
+    case StateSet::ProbeSelfOutside:
+      return "probe-self-outside";
+    case StateSet::ProbeEmptyMask:
+      return "probe-empty-mask";
+    case StateSet::ProbeExitedOnly:
+      return "probe-exited-only";
+  }
+  return "?";
+}
+
+std::optional<StateSet> find_state_set(std::string_view name) {
+  for (auto s : {StateSet::Main, StateSet::TwoSite, StateSet::ProbeSelfOutside,
+                 StateSet::ProbeEmptyMask, StateSet::ProbeExitedOnly})
+    if (state_set_name(s) == name) return s;
+  return std::nullopt;
+}
+
+std::vector<WarpRecord> generate_warp_states(const Variant& v, StateSet set, uint64_t seed,
+                                             std::size_t n) {
+  Rng g{std::mt19937_64(seed)};
+  std::vector<WarpRecord> out;
+  while (out.size() < n) {
+    std::optional<WarpRecord> r;
+    if (set == StateSet::Main || set == StateSet::TwoSite)
+      r = main_state(g, v, set == StateSet::TwoSite);
+    else
+      r = probe_state(g, v, set);
+    if (!r) continue;
+    set_invocation(*r, v);
+    r->has_d = true;
+    r->has_p = v.write_p;
+    if (hang_risk(*r, set)) continue;  // never expected; the harness refuses such states anyway
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+std::vector<CtaRecord> generate_cta_states(const Variant& v, uint64_t seed, std::size_t n) {
+  Rng g{std::mt19937_64(seed)};
+  std::vector<CtaRecord> out;
+  while (out.size() < n) {
+    CtaRecord r = cta_state(g);
+    set_invocation(r, v);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::optional<std::string> hang_risk(const WarpRecord& r, StateSet set) {
+  bool any = false;
+  for (unsigned i = 0; i < kW; ++i) {
+    if (r.status[i] != LaneStatus::Executes) continue;
+    any = true;
+    const uint32_t m = r.mask[i];
+    if (!((m >> i) & 1u) && (set == StateSet::Main || set == StateSet::TwoSite))
+      return "lane " + std::to_string(i) + " executes outside its own membermask";
+    for (unsigned j = 0; j < kW; ++j) {
+      if (j == i || !((m >> j) & 1u) || r.status[j] == LaneStatus::Exited) continue;
+      if (r.status[j] != LaneStatus::Executes)
+        return "lane " + std::to_string(i) + " names lane " + std::to_string(j) +
+               ", which is alive but does not execute";
+      if (r.mask[j] != m)
+        return "lane " + std::to_string(i) + " names lane " + std::to_string(j) +
+               ", which executes with another membermask";
+    }
+  }
+  if (!any) return "no lane executes";
+  return std::nullopt;
+}
+
+std::optional<std::string> hang_risk(const CtaRecord& r) {
+  if (r.exited.empty() || r.exited.size() > model::kMaxCtaThreads) return "bad block size";
+  if (std::find(r.exited.begin(), r.exited.end(), false) == r.exited.end())
+    return "no thread reaches the barrier";
+  if (r.pred.size() != r.exited.size()) return "one predicate per thread expected";
+  return std::nullopt;
+}
+
+}  // namespace warpspec::capture

@@ -1,0 +1,353 @@
+// warpspec-capture: runs generated warp and block states on the GPU and writes what each lane
+// observed in the capture format (docs/capture-format.md), plus a throughput measurement.
+//
+//   warpspec-capture info
+//   warpspec-capture list
+//   warpspec-capture warp VARIANT SET COUNT SEED OUT.jsonl[.gz] [INDEX]
+//   warpspec-capture cta VARIANT COUNT SEED OUT.jsonl[.gz]
+//   warpspec-capture merge OUT.jsonl[.gz] IN...
+//   warpspec-capture bench OUT.json [VARIANT...]
+//
+// With INDEX, `warp` runs only state INDEX of the COUNT generated, alone in its launch; if that
+// launch traps, the state is written with the error as its observation ("fault"). Use it for
+// probes, whose traps would otherwise take a whole batch down.
+// Exit codes: 0 done, 64 usage, 69 device or launch error, 70 a harness check failed (a state
+// that could hang, or a lane that ran when it should not have).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/format.hpp"
+#include "capture/generate.hpp"
+#include "capture/harness/device.hpp"
+#include "capture/variants.hpp"
+#include "model/eval.hpp"
+
+namespace warpspec::capture {
+namespace {
+
+constexpr int kExitUsage = 64, kExitDevice = 69, kExitCheck = 70;
+
+int fail(int code, const std::string& msg) {
+  std::cerr << "warpspec-capture: " << msg << "\n";
+  return code;
+}
+
+/// PTX ISA version that each CUDA release's compiler emits by default.
+std::string ptx_isa_of(int cuda_major, int cuda_minor) {
+  static const std::map<std::pair<int, int>, std::string> table{
+      {{12, 0}, "8.0"}, {{12, 1}, "8.1"}, {{12, 2}, "8.2"}, {{12, 3}, "8.3"}, {{12, 4}, "8.4"},
+      {{12, 5}, "8.5"}, {{12, 6}, "8.5"}, {{12, 8}, "8.7"}, {{12, 9}, "8.8"}, {{13, 0}, "9.0"}};
+  auto it = table.find({cuda_major, cuda_minor});
+  return it == table.end() ? std::string() : it->second;
+}
+
+std::string version(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+bool header_of(Header& h, gpu::DeviceInfo& info, std::string& err) {
+  if (!gpu::device_info(info, err)) return false;
+  h.device = info.name;
+  h.sm = "sm_" + std::to_string(info.major * 10 + info.minor);
+  h.driver = version(info.driver);
+  h.runtime = version(info.runtime);
+  h.compiler = info.compiler;
+  int cmaj = 0, cmin = 0;
+  std::sscanf(info.compiler.c_str(), "nvcc %d.%d", &cmaj, &cmin);
+  h.ptx = ptx_isa_of(cmaj, cmin);
+  return true;
+}
+
+const Variant* variant_arg(const char* name) {
+  auto id = find_variant(name);
+  return id ? &variant_info(*id) : nullptr;
+}
+
+/// The model must agree that a state is safe: main sets fire no UB clause at all; a probe fires
+/// only "lane outside its own mask", and only on the probe lane.
+std::optional<std::string> model_objection(const WarpRecord& r, StateSet set) {
+  const auto res = model::evaluate(instr_of(r), warp_of(r), spec::kDefaultTarget);
+  for (const auto& f : res.ub) {
+    const bool probe_ok = set != StateSet::Main && set != StateSet::TwoSite &&
+                          spec::clause_info(f.clause).key.ends_with(".ub.self_not_in_mask");
+    if (!probe_ok) return std::string(spec::clause_info(f.clause).key) + " fires";
+  }
+  return std::nullopt;
+}
+
+int cmd_info() {
+  Header h;
+  gpu::DeviceInfo info;
+  std::string err;
+  if (!header_of(h, info, err)) return fail(kExitDevice, err);
+  nlohmann::json o = nlohmann::json::parse(to_line(h));
+  o["sms"] = info.sms;
+  o["clock_khz"] = info.clock_khz;
+  std::cout << o.dump(2) << "\n";
+  return 0;
+}
+
+int cmd_list() {
+  for (const auto& v : kVariants)
+    std::cout << (static_cast<int>(v.id) < kFirstCtaVariant ? "warp " : "cta  ") << v.name << "\n";
+  return 0;
+}
+
+int write_records(const std::string& out, const Header& h, const std::vector<WarpRecord>& recs) {
+  try {
+    Writer w(out, h);
+    for (const auto& r : recs) w.write(r);
+    w.close();
+  } catch (const std::exception& e) {
+    return fail(kExitDevice, e.what());
+  }
+  return 0;
+}
+
+int cmd_warp(const Variant& v, StateSet set, std::size_t count, uint64_t seed,
+             const std::string& out, std::optional<std::size_t> index) {
+  if (static_cast<int>(v.id) >= kFirstCtaVariant)
+    return fail(kExitUsage, std::string(v.name) + " is a block barrier: use 'cta'");
+  auto recs = generate_warp_states(v, set, seed, count);
+  if (index) {
+    if (*index >= recs.size()) return fail(kExitUsage, "INDEX must be below COUNT");
+    recs = {recs[*index]};
+  }
+  std::vector<gpu::LaneIn> in(recs.size() * 32);
+  for (std::size_t s = 0; s < recs.size(); ++s) {
+    const WarpRecord& r = recs[s];
+    if (auto why = hang_risk(r, set))
+      return fail(kExitCheck, "refusing state " + std::to_string(s) + ": " + *why);
+    if (auto why = model_objection(r, set))
+      return fail(kExitCheck, "refusing state " + std::to_string(s) + ": " + *why);
+    uint32_t alive = 0;
+    for (unsigned i = 0; i < 32; ++i)
+      if (r.status[i] != model::LaneStatus::Exited) alive |= 1u << i;
+    for (unsigned i = 0; i < 32; ++i) {
+      auto& x = in[s * 32 + i];
+      x.a = r.a[i];
+      x.mask = r.mask[i];
+      x.alive = alive;
+      x.status = r.status[i] == model::LaneStatus::Executes ? gpu::kExecutes
+                 : r.status[i] == model::LaneStatus::Exited ? gpu::kExited
+                                                            : gpu::kInactive;
+      x.site = r.site[i];
+    }
+  }
+  Header h;
+  gpu::DeviceInfo info;
+  std::string err;
+  if (!header_of(h, info, err)) return fail(kExitDevice, err);
+  h.set = std::string(state_set_name(set));
+  h.seed = seed;
+  std::vector<gpu::LaneOut> res(in.size());
+  std::string fault;
+  if (!gpu::run_warp_batch(static_cast<int>(v.id), in.data(), res.data(), recs.size(), err,
+                           fault)) {
+    if (!index || fault.empty())
+      return fail(kExitDevice, std::string(v.name) + " " + h.set + ": " + err);
+    // One state alone in its launch: the trap is that state's observation.
+    recs[0].fault = fault;
+    if (int rc = write_records(out, h, recs)) return rc;
+    std::cout << v.name << " " << h.set << " state " << *index << ": trapped (" << fault << ") -> "
+              << out << "\n";
+    return 0;
+  }
+  for (std::size_t s = 0; s < recs.size(); ++s) {
+    WarpRecord& r = recs[s];
+    r.active.emplace();
+    for (unsigned i = 0; i < 32; ++i) {
+      const auto& o = res[s * 32 + i];
+      const bool exec = r.status[i] == model::LaneStatus::Executes;
+      const uint32_t want = exec ? 1 + r.site[i] : 0;
+      if (o.ran != want)
+        return fail(kExitCheck, std::string(v.name) + " state " + std::to_string(s) + " lane " +
+                                    std::to_string(i) + ": ran marker " + std::to_string(o.ran) +
+                                    ", expected " + std::to_string(want));
+      r.d[i] = exec ? o.d : 0;
+      r.p[i] = exec && o.p != 0;
+      (*r.active)[i] = exec ? o.active : 0;
+    }
+  }
+  if (int rc = write_records(out, h, recs)) return rc;
+  std::cout << v.name << " " << h.set << ": " << recs.size() << " states -> " << out << "\n";
+  return 0;
+}
+
+int cmd_merge(const std::string& out, const std::vector<std::string>& inputs) {
+  try {
+    std::optional<Writer> w;
+    std::size_t n = 0;
+    for (const auto& in : inputs) {
+      Reader r(in);
+      if (!w) w.emplace(out, r.header());
+      Record rec;
+      while (r.next(rec)) w->write(rec), ++n;
+    }
+    if (w) w->close();
+    std::cout << "merged " << n << " records from " << inputs.size() << " files -> " << out << "\n";
+  } catch (const std::exception& e) {
+    return fail(kExitDevice, e.what());
+  }
+  return 0;
+}
+
+int cmd_cta(const Variant& v, std::size_t count, uint64_t seed, const std::string& out) {
+  if (static_cast<int>(v.id) < kFirstCtaVariant)
+    return fail(kExitUsage, std::string(v.name) + " is a warp form: use 'warp'");
+  auto recs = generate_cta_states(v, seed, count);
+  for (std::size_t s = 0; s < recs.size(); ++s)
+    if (auto why = hang_risk(recs[s]))
+      return fail(kExitCheck, "refusing block " + std::to_string(s) + ": " + *why);
+  Header h;
+  gpu::DeviceInfo info;
+  std::string err;
+  if (!header_of(h, info, err)) return fail(kExitDevice, err);
+  h.set = "main";
+  h.seed = seed;
+  // One launch per block size.
+  std::map<std::size_t, std::vector<std::size_t>> by_size;
+  for (std::size_t s = 0; s < recs.size(); ++s) by_size[recs[s].exited.size()].push_back(s);
+  for (const auto& [n, ids] : by_size) {
+    std::vector<uint8_t> ex(n * ids.size());
+    std::vector<uint32_t> pred(n * ids.size()), d(n * ids.size()), ran(n * ids.size());
+    for (std::size_t b = 0; b < ids.size(); ++b)
+      for (std::size_t t = 0; t < n; ++t) {
+        ex[b * n + t] = recs[ids[b]].exited[t];
+        pred[b * n + t] = recs[ids[b]].pred[t];
+      }
+    if (!gpu::run_cta_batch(static_cast<int>(v.id), static_cast<unsigned>(n), ex.data(),
+                            pred.data(), d.data(), ran.data(), ids.size(), err))
+      return fail(kExitDevice,
+                  std::string(v.name) + " blocks of " + std::to_string(n) + ": " + err);
+    for (std::size_t b = 0; b < ids.size(); ++b) {
+      CtaRecord& r = recs[ids[b]];
+      for (std::size_t t = 0; t < n; ++t) {
+        if (ran[b * n + t] != (r.exited[t] ? 0u : 1u))
+          return fail(kExitCheck, std::string(v.name) + " block " + std::to_string(ids[b]) +
+                                      " thread " + std::to_string(t) + ": unexpected ran flag");
+        r.d[t] = r.exited[t] ? 0 : d[b * n + t];
+      }
+    }
+  }
+  try {
+    Writer w(out, h);
+    for (const auto& r : recs) w.write(r);
+    w.close();
+  } catch (const std::exception& e) {
+    return fail(kExitDevice, e.what());
+  }
+  std::cout << v.name << ": " << recs.size() << " blocks -> " << out << "\n";
+  return 0;
+}
+
+int cmd_bench(const std::string& out, std::vector<const Variant*> which) {
+  Header h;
+  gpu::DeviceInfo info;
+  std::string err;
+  if (!header_of(h, info, err)) return fail(kExitDevice, err);
+  if (which.empty())
+    for (const auto& v : kVariants) which.push_back(&v);
+  nlohmann::json doc = nlohmann::json::parse(to_line(h));
+  doc["sms"] = info.sms;
+  doc["clock_khz"] = info.clock_khz;
+  doc["results"] = nlohmann::json::array();
+  int status = 0;
+  for (const Variant* v : which) {
+    const bool warp = static_cast<int>(v->id) < kFirstCtaVariant;
+    const bool has_operand = v->values != ValueKind::None && warp;
+    for (bool runtime_mask : {false, true})
+      for (bool distinct : {false, true}) {
+        if ((distinct && !has_operand) || (runtime_mask && !warp)) continue;
+        gpu::BenchResult r;
+        if (!gpu::bench(static_cast<int>(v->id), distinct, runtime_mask, r, err)) {
+          std::cerr << "warpspec-capture: bench " << v->name << ": " << err << "\n";
+          status = kExitDevice;
+          continue;
+        }
+        nlohmann::json o{{"variant", v->name},
+                         {"form", spec::form_info(v->form).name},
+                         {"operands", distinct ? "distinct" : "uniform"},
+                         {"mask", warp ? (runtime_mask ? "runtime" : "constant") : "-"},
+                         {"blocks", r.blocks},
+                         {"threads", r.threads},
+                         {"per_thread", r.per_thread},
+                         {"ms", r.ms},
+                         {"repeats", r.repeats},
+                         {"warp_instructions", r.warp_instructions},
+                         {"per_second", r.per_second}};
+        if (info.clock_khz > 0)
+          o["per_sm_per_clock"] = r.per_second / (double(info.sms) * info.clock_khz * 1e3);
+        std::cout << v->name << (distinct ? " distinct" : " uniform")
+                  << (runtime_mask ? " runtime-mask" : "") << ": " << r.per_second / 1e9
+                  << " G warp-instr/s\n";
+        doc["results"].push_back(o);
+      }
+  }
+  std::ofstream f(out + ".tmp");
+  f << doc.dump(2) << "\n";
+  f.close();
+  if (!f || std::rename((out + ".tmp").c_str(), out.c_str()) != 0)
+    return fail(kExitDevice, out + ": could not be written");
+  return status;
+}
+
+int run(int argc, char** argv) {
+  const std::string usage =
+      "usage: warpspec-capture info | list | warp VARIANT SET COUNT SEED OUT [INDEX] | "
+      "cta VARIANT COUNT SEED OUT | merge OUT IN... | bench OUT.json [VARIANT...]";
+  if (argc < 2) return fail(kExitUsage, usage);
+  const std::string cmd = argv[1];
+  auto number = [](const char* s, uint64_t& v) {
+    char* end = nullptr;
+    v = std::strtoull(s, &end, 0);
+    return end && *end == 0 && end != s;
+  };
+  if (cmd == "info" && argc == 2) return cmd_info();
+  if (cmd == "list" && argc == 2) return cmd_list();
+  if (cmd == "warp" && (argc == 7 || argc == 8)) {
+    const Variant* v = variant_arg(argv[2]);
+    auto set = find_state_set(argv[3]);
+    uint64_t count = 0, seed = 0, index = 0;
+    if (!v || !set || !number(argv[4], count) || !number(argv[5], seed) || count == 0 ||
+        count > 100000)
+      return fail(kExitUsage, usage);
+    if (argc == 8 && !number(argv[7], index)) return fail(kExitUsage, usage);
+    return cmd_warp(*v, *set, count, seed, argv[6],
+                    argc == 8 ? std::optional<std::size_t>(index) : std::nullopt);
+  }
+  if (cmd == "merge" && argc >= 4)
+    return cmd_merge(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  if (cmd == "cta" && argc == 6) {
+    const Variant* v = variant_arg(argv[2]);
+    uint64_t count = 0, seed = 0;
+    if (!v || !number(argv[3], count) || !number(argv[4], seed) || count == 0 || count > 100000)
+      return fail(kExitUsage, usage);
+    return cmd_cta(*v, count, seed, argv[5]);
+  }
+  if (cmd == "bench" && argc >= 3) {
+    std::vector<const Variant*> which;
+    for (int i = 3; i < argc; ++i) {
+      const Variant* v = variant_arg(argv[i]);
+      if (!v) return fail(kExitUsage, std::string("unknown variant ") + argv[i]);
+      which.push_back(v);
+    }
+    return cmd_bench(argv[2], which);
+  }
+  return fail(kExitUsage, usage);
+}
+
+}  // namespace
+}  // namespace warpspec::capture
+
+int main(int argc, char** argv) {
+  return warpspec::capture::run(argc, argv);
+}

@@ -1,0 +1,424 @@
+#include "capture/replay.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+namespace warpspec::capture {
+
+namespace {
+constexpr unsigned kW = spec::kWarpSize;
+
+std::vector<spec::ClauseId> semantic_clauses(spec::FormId f) {
+  std::vector<spec::ClauseId> out;
+  for (auto c : spec::form_info(f).clauses)
+    if (spec::clause_info(c).kind == spec::ClauseKind::Semantic) out.push_back(c);
+  return out;
+}
+
+std::pair<spec::Target, spec::PtxVersion> target_of(const Header& h) {
+  auto t = spec::parse_target(h.sm).value_or(spec::kDefaultTarget);
+  auto v = h.ptx.empty() ? spec::kLatestPtx : spec::parse_ptx(h.ptx).value_or(spec::kLatestPtx);
+  return {t, v};
+}
+}  // namespace
+
+Tally& Tally::operator+=(const Tally& o) {
+  states += o.states;
+  lanes += o.lanes;
+  agreed += o.agreed;
+  mismatched += o.mismatched;
+  undefined += o.undefined;
+  unavailable += o.unavailable;
+  beside_ub += o.beside_ub;
+  return *this;
+}
+
+std::string_view reading_name(Reading r) {
+  switch (r) {
+    case Reading::AsWritten:
+      return "as-written";
+    case Reading::SelfAdded:
+      return "self-added";
+    case Reading::SelfOnly:
+      return "self-only";
+    case Reading::JoinsGroup:
+      return "joins-group";
+    case Reading::Zero:
+      return "zero";
+    case Reading::Count_:
+      break;
+  }
+  return "?";
+}
+
+std::string_view reading_text(Reading r) {
+  switch (r) {
+    case Reading::AsWritten:
+      return "the defined formula applied to the membermask as given";
+    case Reading::SelfAdded:
+      return "the defined formula as if the lane's own bit were in its membermask";
+    case Reading::SelfOnly:
+      return "the defined formula as if the membermask named only the lane itself";
+    case Reading::JoinsGroup:
+      return "the lane joins the one group of other executing lanes: every executing lane gets the "
+             "defined formula as if all had passed that group's mask plus the lane's own bit";
+    case Reading::Zero:
+      return "d = 0 (and p false)";
+    case Reading::Count_:
+      break;
+  }
+  return "?";
+}
+
+Replayer::Replayer(WarpEvaluator warp, CtaEvaluator cta, Options opt)
+    : warp_(std::move(warp)), cta_(std::move(cta)), opt_(opt) {}
+
+Replayer::Replayer(Options opt)
+    : Replayer([](const spec::Instr& in, const model::Warp& w, spec::Target t,
+                  spec::PtxVersion v) { return model::evaluate(in, w, t, v); },
+               [](const spec::Instr& in, const model::Cta& c, spec::Target t, spec::PtxVersion v) {
+                 return model::evaluate_cta(in, c, t, v);
+               },
+               opt) {}
+
+Replayer::Replayer() : Replayer(Options{}) {}
+
+Tally Replayer::total() const {
+  Tally t;
+  for (const auto& [_, x] : per_form_) t += x;
+  return t;
+}
+
+void Replayer::add_file(const std::filesystem::path& path) {
+  Reader reader(path);
+  const Header& h = reader.header();
+  const std::string dev = h.device + " (" + h.sm + ")";
+  if (std::find(devices_.begin(), devices_.end(), dev) == devices_.end()) devices_.push_back(dev);
+  Record r;
+  while (reader.next(r)) add_record(r, h, reader.path(), reader.line());
+}
+
+void Replayer::add_record(const Record& r, const Header& h, const std::string& file,
+                          std::size_t line) {
+  auto [t, v] = target_of(h);
+  if (auto* w = std::get_if<WarpRecord>(&r))
+    add_warp(*w, t, v, file, line);
+  else
+    add_cta(std::get<CtaRecord>(r), t, v, file, line);
+}
+
+void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
+                        const std::string& file, std::size_t line) {
+  const auto in = instr_of(r);
+  const auto warp = warp_of(r);
+  const auto res = warp_(in, warp, t, v);
+  const std::string form(spec::form_info(r.form).name);
+  Tally tally;
+  tally.states = 1;
+  if (!res.availability.available) tally.unavailable = 1;
+
+  StateReport rep{file,  line, form, invocation(r),           r.tag, r.fault,
+                  false, {},   0,    semantic_clauses(r.form)};
+  std::vector<spec::ClauseId> ub_seen;
+  std::vector<unsigned> undefined_lanes;
+  // A trapped launch returned nothing. That is within the spec only when some lane of the state
+  // has UB: then every executing lane is an observation; otherwise each is a mismatch.
+  const bool faulted = !r.fault.empty();
+  const bool any_ub = !res.ub.empty();
+  std::size_t lost = 0;
+  for (unsigned i = 0; i < kW; ++i) {
+    LaneRow row;
+    row.lane = i;
+    row.status = r.status[i];
+    row.mask = r.mask[i];
+    row.a = r.a[i];
+    row.site = r.site[i];
+    for (const auto& f : res.ub)
+      if ((f.lanes >> i) & 1u) {
+        row.ub.push_back(f.clause);
+        if (std::find(ub_seen.begin(), ub_seen.end(), f.clause) == ub_seen.end())
+          ub_seen.push_back(f.clause);
+      }
+    if (r.status[i] == model::LaneStatus::Executes && faulted) {
+      if (r.has_d) row.model_d = res.outcome.d[i];
+      if (r.has_p) row.model_p = res.outcome.p[i];
+      row.defined = res.defined(i);
+      if (!any_ub) {
+        row.mismatch = true;
+        ++tally.lanes;
+        ++tally.mismatched;
+      } else {
+        ++tally.undefined;
+        if (row.defined)
+          ++lost;
+        else
+          undefined_lanes.push_back(i);
+      }
+    } else if (r.status[i] == model::LaneStatus::Executes) {
+      if (r.has_d) row.obs_d = r.d[i], row.model_d = res.outcome.d[i];
+      if (r.has_p) row.obs_p = r.p[i], row.model_p = res.outcome.p[i];
+      row.defined = res.defined(i);
+      if (row.defined) {
+        row.mismatch = row.obs_d != row.model_d || row.obs_p != row.model_p;
+        ++tally.lanes;
+        ++(row.mismatch ? tally.mismatched : tally.agreed);
+        if (row.mismatch && any_ub) ++tally.beside_ub;
+      } else {
+        ++tally.undefined;
+        undefined_lanes.push_back(i);
+      }
+    }
+    rep.mismatches += row.mismatch;
+    rep.lanes.push_back(std::move(row));
+  }
+  per_form_[form] += tally;
+  per_tag_[r.tag.empty() ? "-" : r.tag] += tally;
+  if ((rep.mismatches || tally.unavailable) && mismatch_reports_.size() < opt_.max_mismatch_reports)
+    mismatch_reports_.push_back(rep);
+  if (undefined_lanes.empty() && lost == 0) return;
+
+  // Undefined lanes: record which readings of the spec reproduce what the hardware returned.
+  Observation& ob = observations_[form + "|" + r.tag];
+  if (ob.form.empty()) ob.form = form, ob.tag = r.tag;
+  for (auto c : ub_seen)
+    if (std::find(ob.clauses.begin(), ob.clauses.end(), c) == ob.clauses.end())
+      ob.clauses.push_back(c);
+  ++ob.states;
+  if (faulted) {
+    ++ob.faulted_states;
+    ob.lost_lanes += lost;
+    ob.lanes += undefined_lanes.size();
+    if (std::find(ob.faults.begin(), ob.faults.end(), r.fault) == ob.faults.end())
+      ob.faults.push_back(r.fault);
+    undefined_lanes.clear();  // nothing came back to compare with any reading
+  }
+  ob.beside_lanes += tally.beside_ub;
+  // Joins-group reading: when the other executing lanes form one group (one mask), evaluate as
+  // if the undefined lanes had joined it.
+  std::optional<model::WarpResult> joined;
+  if (!undefined_lanes.empty()) {
+    uint32_t ubits = 0;
+    for (unsigned i : undefined_lanes) ubits |= 1u << i;
+    std::vector<uint32_t> masks;
+    for (unsigned i = 0; i < kW; ++i)
+      if (r.status[i] == model::LaneStatus::Executes && !((ubits >> i) & 1u) &&
+          std::find(masks.begin(), masks.end(), r.mask[i]) == masks.end())
+        masks.push_back(r.mask[i]);
+    if (masks.size() == 1) {
+      model::Warp w2 = warp;
+      for (unsigned i = 0; i < kW; ++i)
+        if (r.status[i] == model::LaneStatus::Executes) w2.mask[i] = masks[0] | ubits;
+      joined = warp_(in, w2, t, v);
+      bool whole = true;
+      for (unsigned i = 0; i < kW; ++i)
+        if (r.status[i] == model::LaneStatus::Executes)
+          whole = whole && (!r.has_d || joined->outcome.d[i] == r.d[i]) &&
+                  (!r.has_p || joined->outcome.p[i] == r.p[i]);
+      ++ob.group_states;
+      ob.group_states_whole += whole;
+    }
+  }
+  for (unsigned i : undefined_lanes) {
+    ++ob.lanes;
+    auto same = [&](const model::WarpResult& m) {
+      return (!r.has_d || m.outcome.d[i] == r.d[i]) && (!r.has_p || m.outcome.p[i] == r.p[i]);
+    };
+    auto with_mask = [&](uint32_t m) {
+      model::Warp w2 = warp;
+      w2.mask[i] = m;
+      return warp_(in, w2, t, v);
+    };
+    auto& n = ob.reproduced;
+    if (same(res)) ++n[int(Reading::AsWritten)];
+    if (same(with_mask(r.mask[i] | (1u << i)))) ++n[int(Reading::SelfAdded)];
+    if (same(with_mask(1u << i))) ++n[int(Reading::SelfOnly)];
+    if (joined && same(*joined)) ++n[int(Reading::JoinsGroup)];
+    if ((!r.has_d || r.d[i] == 0) && (!r.has_p || !r.p[i])) ++n[int(Reading::Zero)];
+  }
+  if (ob.examples.size() < opt_.max_examples) {
+    rep.clauses.insert(rep.clauses.end(), ub_seen.begin(), ub_seen.end());
+    ob.examples.push_back(std::move(rep));
+  }
+}
+
+void Replayer::add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v,
+                       const std::string& file, std::size_t line) {
+  const auto res = cta_(instr_of(r), cta_of(r), t, v);
+  const std::string form(spec::form_info(r.form).name);
+  Tally tally;
+  tally.states = 1;
+  if (!res.availability.available) tally.unavailable = 1;
+  StateReport rep{file, line, form, invocation(r),           r.tag, {},
+                  true, {},   0,    semantic_clauses(r.form)};
+  for (std::size_t th = 0; th < r.exited.size(); ++th) {
+    LaneRow row;
+    row.lane = static_cast<unsigned>(th);
+    row.status = r.exited[th] ? model::LaneStatus::Exited : model::LaneStatus::Executes;
+    row.a = r.pred[th];
+    if (!r.exited[th]) {
+      row.obs_d = r.d[th];
+      row.model_d = res.outcome.d;
+      row.defined = !res.outcome.any_ub;
+      if (row.defined) {
+        row.mismatch = row.obs_d != row.model_d;
+        ++tally.lanes;
+        ++(row.mismatch ? tally.mismatched : tally.agreed);
+      } else {
+        ++tally.undefined;
+      }
+    }
+    rep.mismatches += row.mismatch;
+    // A block can hold 1024 threads: keep the mismatching ones and a few for context.
+    if (row.mismatch || rep.lanes.size() < 8) rep.lanes.push_back(std::move(row));
+  }
+  per_form_[form] += tally;
+  per_tag_[r.tag.empty() ? "-" : r.tag] += tally;
+  if ((rep.mismatches || tally.unavailable) && mismatch_reports_.size() < opt_.max_mismatch_reports)
+    mismatch_reports_.push_back(std::move(rep));
+}
+
+std::vector<spec::FormId> unconfirmed_forms(const Replayer& r) {
+  std::vector<spec::FormId> out;
+  for (const auto& f : spec::kForms) {
+    auto it = r.per_form().find(std::string(f.name));
+    if (it == r.per_form().end() || it->second.states == 0) out.push_back(f.id);
+  }
+  return out;
+}
+
+namespace {
+nlohmann::json tally_json(const Tally& t) {
+  return {{"states", t.states},
+          {"lanes_compared", t.lanes},
+          {"agreed", t.agreed},
+          {"mismatched", t.mismatched},
+          {"mismatched_beside_ub", t.beside_ub},
+          {"undefined_observed", t.undefined},
+          {"unavailable", t.unavailable}};
+}
+
+nlohmann::json lane_json(const LaneRow& l) {
+  char buf[24];
+  auto hex = [&](uint64_t v) {
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return std::string(buf);
+  };
+  nlohmann::json o{{"lane", l.lane},
+                   {"status", model::status_name(l.status)},
+                   {"mask", hex(l.mask)},
+                   {"a", hex(l.a)},
+                   {"site", l.site}};
+  if (l.obs_d) o["d"] = hex(*l.obs_d);
+  if (l.model_d) o["model_d"] = hex(*l.model_d);
+  if (l.obs_p) o["p"] = *l.obs_p;
+  if (l.model_p) o["model_p"] = *l.model_p;
+  if (l.status == model::LaneStatus::Executes) o["defined"] = l.defined;
+  if (!l.ub.empty()) {
+    auto& ub = o["ub"] = nlohmann::json::array();
+    for (auto c : l.ub) ub.push_back(spec::clause_info(c).key);
+  }
+  return o;
+}
+}  // namespace
+
+std::string observations_json(const Replayer& r) {
+  nlohmann::json doc{{"schema", "warpspec-observed/1"}, {"devices", r.devices()}};
+  auto& forms = doc["forms"] = nlohmann::json::object();
+  for (const auto& f : spec::kForms)
+    if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
+      forms[std::string(f.name)] = tally_json(it->second);
+  auto& obs = doc["undefined_observed"] = nlohmann::json::array();
+  for (const auto& [_, ob] : r.observations()) {
+    nlohmann::json o{{"form", ob.form},
+                     {"tag", ob.tag},
+                     {"states", ob.states},
+                     {"lanes", ob.lanes},
+                     {"trapped_states", ob.faulted_states},
+                     {"defined_lanes_lost_to_trap", ob.lost_lanes},
+                     {"faults", ob.faults},
+                     {"defined_lanes_disagreeing", ob.beside_lanes},
+                     {"joins_group_states", ob.group_states},
+                     {"joins_group_states_reproduced_whole", ob.group_states_whole}};
+    auto& cl = o["clauses"] = nlohmann::json::array();
+    for (auto c : ob.clauses) cl.push_back(spec::clause_info(c).key);
+    auto& rd = o["readings"] = nlohmann::json::object();
+    auto& all = o["reproduced_by_all"] = nlohmann::json::array();
+    const std::size_t returned = ob.states - ob.faulted_states;
+    for (int k = 0; k < static_cast<int>(Reading::Count_); ++k) {
+      rd[std::string(reading_name(Reading(k)))] = ob.reproduced[k];
+      if (returned && ob.faulted_states == 0 && ob.reproduced[k] == ob.lanes)
+        all.push_back(reading_name(Reading(k)));
+    }
+    auto& ex = o["examples"] = nlohmann::json::array();
+    for (const auto& rep : ob.examples) {
+      nlohmann::json e{{"file", std::filesystem::path(rep.file).parent_path().filename().string() +
+                                    "/" + std::filesystem::path(rep.file).filename().string()},
+                       {"line", rep.line},
+                       {"invocation", rep.invocation}};
+      auto& lanes = e["lanes"] = nlohmann::json::array();
+      for (const auto& l : rep.lanes)
+        if (l.status == model::LaneStatus::Executes) lanes.push_back(lane_json(l));
+      ex.push_back(e);
+    }
+    obs.push_back(o);
+  }
+  auto& nc = doc["not_confirmed"] = nlohmann::json::array();
+  for (auto f : unconfirmed_forms(r)) nc.push_back(spec::form_info(f).name);
+  return doc.dump(2);
+}
+
+std::string lane_table(const StateReport& s, bool executing_only) {
+  auto hex = [](uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return std::string(buf);
+  };
+  std::ostringstream os;
+  os << s.form << " via " << s.invocation << "  (" << s.file << ":" << s.line
+     << (s.tag.empty() ? "" : ", tag " + s.tag) << ")\n";
+  if (!s.fault.empty())
+    os << "  observed: the launch failed with " << s.fault << "; no lane returned\n";
+  for (auto c : s.clauses) {
+    const auto& info = spec::clause_info(c);
+    os << "  clause " << info.key << ": " << info.text << " [" << info.source << "]\n";
+  }
+  os << "  " << std::left << std::setw(7) << (s.cta ? "thread" : "lane") << std::setw(10)
+     << "status" << std::setw(12) << (s.cta ? "" : "mask") << std::setw(20)
+     << (s.cta ? "pred" : "a") << std::setw(6) << (s.cta ? "" : "site") << std::setw(12) << "obs d"
+     << std::setw(7) << "obs p" << std::setw(12) << "model d" << std::setw(9) << "model p"
+     << "defined\n";
+  for (const auto& l : s.lanes) {
+    const bool exec = l.status == model::LaneStatus::Executes;
+    if (executing_only && !exec) continue;
+    auto w = [&](const std::optional<uint32_t>& o) { return o ? hex(*o) : std::string("-"); };
+    auto b = [&](const std::optional<bool>& o) { return o ? std::string(*o ? "1" : "0") : "-"; };
+    os << "  " << std::left << std::setw(7) << l.lane << std::setw(10)
+       << model::status_name(l.status) << std::setw(12) << (s.cta ? "" : hex(l.mask))
+       << std::setw(20) << hex(l.a) << std::setw(6) << (s.cta ? "" : std::to_string(l.site))
+       << std::setw(12) << w(l.obs_d) << std::setw(7) << b(l.obs_p) << std::setw(12) << w(l.model_d)
+       << std::setw(9) << b(l.model_p) << (exec ? (l.defined ? "yes" : "no") : "-");
+    if (l.mismatch) os << "   <-- MISMATCH";
+    for (auto c : l.ub) os << "   " << spec::clause_info(c).key;
+    os << "\n";
+  }
+  return os.str();
+}
+
+std::vector<std::filesystem::path> capture_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return {dir};
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    if (name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace warpspec::capture

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Runs every capture and the throughput measurement on a machine with the GPU, each step under its
+# own time limit, so that a surprise (a hang, a trap) costs one step and never the others.
+#
+#   capture/run_capture.sh HARNESS OUTDIR [REFERENCE]
+#
+# OUTDIR receives: capture.tar.gz (the capture files, laid out as under tests/data/capture/),
+# bench.json (throughput), sass.txt.gz (the harness's machine code), log.txt. With REFERENCE
+# (e.g. tests/data/capture/sm_90), every new file's records are also compared with the file of
+# the same name there: the generator is deterministic, so a rerun must record the same lines.
+set -u
+harness=$1
+out=$2
+reference=${3:-}
+work=$(mktemp -d)
+data=$work/sm_90
+mkdir -p "$data"
+log=$out/log.txt
+exec > >(tee -a "$log") 2>&1
+seed0=20251121
+
+step() {  # step SECONDS LABEL COMMAND...
+  local limit=$1 label=$2
+  shift 2
+  local t0=$SECONDS
+  timeout -k 5 "$limit" "$@"
+  local rc=$?
+  echo "[$label] rc=$rc in $((SECONDS - t0))s"
+  return $rc
+}
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
+step 30 info "$harness" info || { echo "harness cannot run here; stopping"; exit 1; }
+
+echo "== machine code"
+if command -v cuobjdump >/dev/null; then
+  cuobjdump -sass "$harness" | gzip -9 > "$out/sass.txt.gz"
+  echo "sass: $(zcat "$out/sass.txt.gz" | grep -cE 'MATCH|VOTE|REDUX') match/vote/redux instructions"
+fi
+
+mapfile -t warp < <("$harness" list | awk '$1=="warp"{print $2}')
+mapfile -t cta < <("$harness" list | awk '$1=="cta"{print $2}')
+
+counts() {  # main and two-site counts per variant
+  case $1 in
+    *-float|*-double) echo "600 200" ;;
+    vote.*) echo "1000 300" ;;
+    *) echo "2000 600" ;;
+  esac
+}
+
+echo "== warp captures"
+mkdir -p "$data/main" "$data/two-site" "$data/cta"
+k=0
+for v in "${warp[@]}"; do
+  k=$((k + 1))
+  read -r nmain ntwo <<<"$(counts "$v")"
+  step 60 "main $v" "$harness" warp "$v" main "$nmain" $((seed0 + 10 * k)) "$data/main/$v.jsonl.gz"
+  step 60 "two-site $v" "$harness" warp "$v" two-site "$ntwo" $((seed0 + 10 * k + 1)) "$data/two-site/$v.jsonl.gz"
+done
+
+echo "== block captures"
+for v in "${cta[@]}"; do
+  k=$((k + 1))
+  step 90 "cta $v" "$harness" cta "$v" 400 $((seed0 + 10 * k)) "$data/cta/$v.jsonl.gz"
+done
+
+echo "== throughput"
+nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
+step 300 bench "$harness" bench "$out/bench.json"
+nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
+
+echo "== probes (undefined lanes that cannot hang)"
+# A batch first; if its launch traps, each of a few states alone in its own process, so that the
+# trap is recorded as that state's observation.
+deadline=$((SECONDS + 240))
+for set in probe-self-outside probe-empty-mask probe-exited-only; do
+  mkdir -p "$data/$set"
+  k=0
+  for v in "${warp[@]}"; do
+    k=$((k + 1))
+    if [ $SECONDS -ge $deadline ]; then echo "[$set $v] skipped: probe time used up"; continue; fi
+    seed=$((seed0 + 1000 + 10 * k))
+    step 15 "$set $v" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.jsonl.gz" && continue
+    parts=()
+    for i in 0 1 2; do
+      step 15 "$set $v #$i" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.part$i.jsonl.gz" $i &&
+        parts+=("$data/$set/$v.part$i.jsonl.gz")
+    done
+    [ ${#parts[@]} -gt 0 ] && step 15 "merge $set $v" "$harness" merge "$data/$set/$v.jsonl.gz" "${parts[@]}"
+    rm -f "${parts[@]}"
+  done
+done
+
+if [ -n "$reference" ]; then
+  echo "== comparing with $reference"
+  same=0 differ=0 missing=0
+  for f in "$data"/*/*.jsonl.gz; do
+    rel=${f#"$data"/}
+    if [ ! -f "$reference/$rel" ]; then missing=$((missing + 1)); echo "only new: $rel"; continue; fi
+    if cmp -s <(zcat "$f" | tail -n +2) <(zcat "$reference/$rel" | tail -n +2); then
+      same=$((same + 1))
+    else
+      differ=$((differ + 1)); echo "records differ: $rel"
+    fi
+  done
+  echo "compared with $reference: $same identical, $differ differ, $missing not in the reference"
+fi
+
+echo "== packing"
+find "$data" -name '*.tmp' -delete
+(cd "$work" && tar czf "$out/capture.tar.gz" sm_90)
+ls -la "$out"
+du -sh "$data"

@@ -1,0 +1,103 @@
+#pragma once
+// The harness's variants as data: which form each runs, how it is written, and what values the
+// generator draws for its operand.
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "capture/format.hpp"
+#include "capture/variant_id.hpp"
+#include "spec/catalog.hpp"
+
+namespace warpspec::capture {
+
+/// What kind of operand values the generator draws.
+enum class ValueKind : uint8_t { None, B32, B64, F32, F64, Pred };
+
+/// One variant: the form, how the harness writes it, and its operand kind.
+struct Variant {
+  VariantId id;
+  std::string_view name;  ///< file-safe name, e.g. "match.any.sync.b32-float"
+  spec::FormId form;
+  Via via;
+  std::string_view text;  ///< PTX line (via ptx) or intrinsic name (via intrinsic)
+  spec::CType ctype;      ///< intrinsic value type (Void for PTX)
+  bool negate;
+  bool write_p;  ///< match.all written `d|p`
+  ValueKind values;
+};
+
+namespace detail {
+using V = VariantId;
+using F = spec::FormId;
+using T = spec::CType;
+using K = ValueKind;
+constexpr Via P = Via::Ptx;
+constexpr Via I = Via::Intrinsic;
+}  // namespace detail
+
+// clang-format off
+inline constexpr std::array<Variant, kVariantCount> kVariants = [] {
+  using namespace detail;
+  return std::array<Variant, kVariantCount>{{
+    {V::MatchAnyB32, "match.any.sync.b32", F::MatchAnyB32, P, "match.any.sync.b32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::MatchAnyB64, "match.any.sync.b64", F::MatchAnyB64, P, "match.any.sync.b64 d, a, membermask;", T::Void, false, false, K::B64},
+    {V::MatchAllB32, "match.all.sync.b32", F::MatchAllB32, P, "match.all.sync.b32 d|p, a, membermask;", T::Void, false, true, K::B32},
+    {V::MatchAllB64, "match.all.sync.b64", F::MatchAllB64, P, "match.all.sync.b64 d|p, a, membermask;", T::Void, false, true, K::B64},
+    {V::MatchAnyF32, "match.any.sync.b32-float", F::MatchAnyB32, I, "__match_any_sync", T::Float, false, false, K::F32},
+    {V::MatchAnyF64, "match.any.sync.b64-double", F::MatchAnyB64, I, "__match_any_sync", T::Double, false, false, K::F64},
+    {V::MatchAllF32, "match.all.sync.b32-float", F::MatchAllB32, I, "__match_all_sync", T::Float, false, true, K::F32},
+    {V::MatchAllF64, "match.all.sync.b64-double", F::MatchAllB64, I, "__match_all_sync", T::Double, false, true, K::F64},
+    {V::VoteAll, "vote.sync.all.pred", F::VoteAll, P, "vote.sync.all.pred d, a, membermask;", T::Void, false, false, K::Pred},
+    {V::VoteAllNeg, "vote.sync.all.pred-neg", F::VoteAll, P, "vote.sync.all.pred d, !a, membermask;", T::Void, true, false, K::Pred},
+    {V::VoteAny, "vote.sync.any.pred", F::VoteAny, P, "vote.sync.any.pred d, a, membermask;", T::Void, false, false, K::Pred},
+    {V::VoteAnyNeg, "vote.sync.any.pred-neg", F::VoteAny, P, "vote.sync.any.pred d, !a, membermask;", T::Void, true, false, K::Pred},
+    {V::VoteUni, "vote.sync.uni.pred", F::VoteUni, P, "vote.sync.uni.pred d, a, membermask;", T::Void, false, false, K::Pred},
+    {V::VoteUniNeg, "vote.sync.uni.pred-neg", F::VoteUni, P, "vote.sync.uni.pred d, !a, membermask;", T::Void, true, false, K::Pred},
+    {V::VoteBallot, "vote.sync.ballot.b32", F::VoteBallot, P, "vote.sync.ballot.b32 d, a, membermask;", T::Void, false, false, K::Pred},
+    {V::VoteBallotNeg, "vote.sync.ballot.b32-neg", F::VoteBallot, P, "vote.sync.ballot.b32 d, !a, membermask;", T::Void, true, false, K::Pred},
+    {V::ReduxAddU32, "redux.sync.add.u32", F::ReduxAddU32, P, "redux.sync.add.u32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxAddS32, "redux.sync.add.s32", F::ReduxAddS32, P, "redux.sync.add.s32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxMinU32, "redux.sync.min.u32", F::ReduxMinU32, P, "redux.sync.min.u32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxMinS32, "redux.sync.min.s32", F::ReduxMinS32, P, "redux.sync.min.s32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxMaxU32, "redux.sync.max.u32", F::ReduxMaxU32, P, "redux.sync.max.u32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxMaxS32, "redux.sync.max.s32", F::ReduxMaxS32, P, "redux.sync.max.s32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxAnd, "redux.sync.and.b32", F::ReduxAnd, P, "redux.sync.and.b32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxOr, "redux.sync.or.b32", F::ReduxOr, P, "redux.sync.or.b32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::ReduxXor, "redux.sync.xor.b32", F::ReduxXor, P, "redux.sync.xor.b32 d, a, membermask;", T::Void, false, false, K::B32},
+    {V::BarWarpSync, "bar.warp.sync", F::BarWarpSync, P, "bar.warp.sync membermask;", T::Void, false, false, K::None},
+    {V::BarSyncPtx, "bar.sync", F::BarSync, P, "bar.sync 0;", T::Void, false, false, K::Pred},
+    {V::BarSyncIntr, "bar.sync-syncthreads", F::BarSync, I, "__syncthreads", T::Void, false, false, K::Pred},
+    {V::BarRedPopcIntr, "bar.red.popc.u32-syncthreads_count", F::BarRedPopc, I, "__syncthreads_count", T::Int, false, false, K::Pred},
+    {V::BarRedPopcNeg, "bar.red.popc.u32-neg", F::BarRedPopc, P, "bar.red.popc.u32 d, 0, !a;", T::Void, true, false, K::Pred},
+    {V::BarRedAndIntr, "bar.red.and.pred-syncthreads_and", F::BarRedAnd, I, "__syncthreads_and", T::Int, false, false, K::Pred},
+    {V::BarRedAndNeg, "bar.red.and.pred-neg", F::BarRedAnd, P, "bar.red.and.pred d, 0, !a;", T::Void, true, false, K::Pred},
+    {V::BarRedOrIntr, "bar.red.or.pred-syncthreads_or", F::BarRedOr, I, "__syncthreads_or", T::Int, false, false, K::Pred},
+    {V::BarRedOrNeg, "bar.red.or.pred-neg", F::BarRedOr, P, "bar.red.or.pred d, 0, !a;", T::Void, true, false, K::Pred},
+  }};
+}();
+// clang-format on
+
+constexpr bool variants_in_order() {
+  for (int i = 0; i < kVariantCount; ++i) {
+    const Variant& v = kVariants[i];
+    if (static_cast<int>(v.id) != i) return false;
+    if (spec::is_warp_form(v.form) != (i < kFirstCtaVariant)) return false;
+    if (v.via == Via::Ptx && !v.text.starts_with(spec::form_info(v.form).name)) return false;
+  }
+  return true;
+}
+static_assert(variants_in_order(), "one row per VariantId, in order, warp forms first");
+
+/// The row of a variant.
+constexpr const Variant& variant_info(VariantId id) {
+  return kVariants[static_cast<int>(id)];
+}
+
+/// Looks a variant up by its name.
+std::optional<VariantId> find_variant(std::string_view name);
+
+/// Forms of the catalog no variant covers (the .f32 redux forms, which need sm_100a).
+std::vector<spec::FormId> uncovered_forms();
+
+}  // namespace warpspec::capture

@@ -1,0 +1,178 @@
+// warpspec capture-check: replays hardware captures (docs/capture-format.md) against the model.
+// Every lane whose result the spec defines must agree exactly; lanes the spec leaves undefined
+// are counted and shown as observations, never as failures.
+#ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "capture/replay.hpp"
+#include "cli/command.hpp"
+#ifdef WARPSPEC_HAVE_FAST
+#include "model/fast/fast.hpp"
+#endif
+
+namespace warpspec::cli {
+namespace {
+
+void print_summary(const capture::Replayer& r) {
+  std::cout << std::left << std::setw(28) << "form" << std::right << std::setw(8) << "states"
+            << std::setw(16) << "lanes compared" << std::setw(10) << "agreed" << std::setw(12)
+            << "mismatched" << std::setw(20) << "undefined-observed"
+            << "\n";
+  auto row = [](const std::string& name, const capture::Tally& t) {
+    std::cout << std::left << std::setw(28) << name << std::right << std::setw(8) << t.states
+              << std::setw(16) << t.lanes << std::setw(10) << t.agreed << std::setw(12)
+              << t.mismatched << std::setw(20) << t.undefined
+              << (t.beside_ub ? "  (" + std::to_string(t.beside_ub) + " mismatched beside UB)" : "")
+              << (t.unavailable ? "  (" + std::to_string(t.unavailable) + " unavailable per model)"
+                                : "")
+              << "\n";
+  };
+  for (const auto& f : spec::kForms)
+    if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
+      row(std::string(f.name), it->second);
+  row("total", r.total());
+}
+
+int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mismatches,
+                      bool show_observed, const std::string& facts, const std::string& impl) {
+  capture::Replayer::Options opt{max_mismatches, show_observed || !facts.empty() ? 2u : 1u};
+  std::unique_ptr<capture::Replayer> rp;
+  if (impl == "model") {
+    rp = std::make_unique<capture::Replayer>(opt);
+  } else {
+#ifdef WARPSPEC_HAVE_FAST
+    rp = std::make_unique<capture::Replayer>(
+        [](const spec::Instr& in, const model::Warp& w, spec::Target t, spec::PtxVersion v) {
+          return fast::evaluate(in, w, t, v);
+        },
+        [](const spec::Instr& in, const model::Cta& c, spec::Target t, spec::PtxVersion v) {
+          return fast::evaluate_cta(in, c, t, v);
+        },
+        opt);
+#else
+    throw Failure{kExitUsage, "--impl fast: this build has no fast implementation"};
+#endif
+  }
+  std::size_t files = 0;
+  try {
+    for (const auto& in : inputs) {
+      auto list = capture::capture_files(in);
+      if (list.empty())
+        throw capture::MissingFile(in + ": no *.jsonl or *.jsonl.gz capture files in it");
+      for (const auto& f : list) rp->add_file(f), ++files;
+    }
+  } catch (const capture::MissingFile& e) {
+    throw Failure{kExitNoInput, e.what()};
+  } catch (const capture::FormatError& e) {
+    throw Failure{kExitDataError, e.what()};
+  }
+  const auto& r = *rp;
+  std::cout << "capture-check: " << files << " file(s) replayed against the " << impl;
+  for (const auto& d : r.devices()) std::cout << "; " << d;
+  std::cout << "\n\n";
+  print_summary(r);
+
+  const auto total = r.total();
+  if (!r.mismatches().empty()) {
+    std::cout << "\nFirst mismatches (defined lanes where the hardware and the " << impl
+              << " differ):\n";
+    for (const auto& s : r.mismatches()) {
+      std::cout << "\n";
+      std::cout << capture::lane_table(s, false);
+    }
+  }
+  if (!r.observations().empty()) {
+    std::cout << "\nUndefined lanes observed (not failures: what the hardware did where the spec "
+                 "pins nothing down):\n";
+    for (const auto& [_, ob] : r.observations()) {
+      std::cout << "  " << ob.form << " " << ob.tag << ": " << ob.lanes << " lane(s) in "
+                << ob.states << " state(s) [";
+      for (std::size_t k = 0; k < ob.clauses.size(); ++k)
+        std::cout << (k ? ", " : "") << spec::clause_info(ob.clauses[k]).key;
+      std::cout << "]";
+      if (ob.faulted_states) {
+        std::cout << "; the launch trapped (";
+        for (std::size_t k = 0; k < ob.faults.size(); ++k)
+          std::cout << (k ? ", " : "") << ob.faults[k];
+        std::cout << ") in " << ob.faulted_states << " of " << ob.states << " state(s), taking "
+                  << ob.lost_lanes << " defined lane(s) with it";
+      }
+      if (ob.faulted_states < ob.states) {
+        std::cout << "; returned lanes reproduced by:";
+        for (int k = 0; k < static_cast<int>(capture::Reading::Count_); ++k)
+          std::cout << " " << capture::reading_name(capture::Reading(k)) << " " << ob.reproduced[k];
+        if (ob.group_states)
+          std::cout << "; joins-group reproduces every lane of " << ob.group_states_whole << " of "
+                    << ob.group_states << " one-group state(s)";
+        if (ob.beside_lanes)
+          std::cout << "; " << ob.beside_lanes
+                    << " defined lane(s) beside them disagree with the model";
+      }
+      std::cout << "\n";
+      if (show_observed)
+        for (const auto& ex : ob.examples) {
+          std::cout << "\n";
+          std::cout << capture::lane_table(ex, true);
+          std::cout << "\n";
+        }
+    }
+    if (!show_observed) std::cout << "  (--observed shows example lane tables)\n";
+  }
+  auto unconfirmed = capture::unconfirmed_forms(r);
+  if (!unconfirmed.empty()) {
+    std::cout << "\nNot confirmed on hardware by these captures:";
+    for (auto f : unconfirmed) std::cout << " " << spec::form_info(f).name;
+    std::cout << "\n";
+  }
+  if (!facts.empty()) {
+    const std::string tmp = facts + ".tmp";
+    std::ofstream out(tmp);
+    out << capture::observations_json(r) << "\n";
+    out.close();
+    if (!out || std::rename(tmp.c_str(), facts.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      throw Failure{kExitCantCreate, facts + ": cannot write"};
+    }
+  }
+  const bool bad = total.mismatched > 0 || total.unavailable > 0;
+  std::cout << "\n"
+            << (bad ? "MISMATCH: " : "AGREE: ") << total.agreed << " of " << total.lanes
+            << " defined lanes agree, " << total.mismatched << " mismatch";
+  if (total.beside_ub)
+    std::cout << " (" << total.beside_ub << " of them in states where UB fires on another lane)";
+  std::cout << ", " << total.undefined << " undefined lanes observed\n";
+  return bad ? kExitRefuted : kExitOk;
+}
+
+const bool registered = add_command(
+    {"capture-check", "Replay hardware captures against the model (exit 1 on any mismatch)", 60,
+     [](CLI::App& sub) {
+       auto inputs = std::make_shared<std::vector<std::string>>();
+       auto max = std::make_shared<std::size_t>(5);
+       auto observed = std::make_shared<bool>(false);
+       auto facts = std::make_shared<std::string>();
+       auto impl = std::make_shared<std::string>("model");
+       sub.add_option("FILE", *inputs, "Capture files (.jsonl or .jsonl.gz) or folders of them")
+           ->required();
+       sub.add_option("--max-mismatches", *max, "Lane tables to print for mismatching states")
+           ->capture_default_str();
+       sub.add_flag("--observed", *observed, "Print example lane tables of undefined lanes");
+       sub.add_option("--facts", *facts,
+                      "Write the findings as JSON (warpspec-observed/1) to this file");
+       sub.add_option("--impl", *impl, "What to replay against: model or fast")
+           ->check(CLI::IsMember({"model", "fast"}))
+           ->capture_default_str();
+       sub.footer(
+           "Exit codes: 0 every defined lane agrees, 1 a defined lane mismatches (or a form the "
+           "model says the target lacks was captured), 65 malformed capture file (file:line and "
+           "what was expected), 66 missing file.");
+       return [=] { return run_capture_check(*inputs, *max, *observed, *facts, *impl); };
+     }});
+
+}  // namespace
+}  // namespace warpspec::cli
+#endif  // WARPSPEC_HAVE_CAPTURE_FORMAT

@@ -1,0 +1,277 @@
+// The capture format, the state generator and the replay, without a GPU: the model stands in for
+// the hardware, so a round trip must agree on every defined lane.
+#include "capture/format.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <bit>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "capture/generate.hpp"
+#include "capture/replay.hpp"
+#include "capture/variants.hpp"
+
+namespace warpspec::capture {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr StateSet kWarpSets[] = {StateSet::Main, StateSet::TwoSite, StateSet::ProbeSelfOutside,
+                                  StateSet::ProbeEmptyMask, StateSet::ProbeExitedOnly};
+
+bool is_probe(StateSet s) {
+  return s != StateSet::Main && s != StateSet::TwoSite;
+}
+
+/// Fills a record's observations with the model's answer (a stand-in for the GPU).
+void simulate(WarpRecord& r) {
+  const auto res = model::evaluate(instr_of(r), warp_of(r));
+  for (unsigned i = 0; i < 32; ++i) {
+    const bool exec = r.status[i] == model::LaneStatus::Executes;
+    r.d[i] = exec ? res.outcome.d[i] : 0;
+    r.p[i] = exec && res.outcome.p[i];
+  }
+}
+
+void simulate(CtaRecord& r) {
+  const auto res = model::evaluate_cta(instr_of(r), cta_of(r));
+  for (std::size_t t = 0; t < r.exited.size(); ++t) r.d[t] = r.exited[t] ? 0 : res.outcome.d;
+}
+
+Header test_header(const std::string& set) {
+  Header h;
+  h.device = "simulated";
+  h.sm = "sm_90";
+  h.driver = h.runtime = "13.0";
+  h.ptx = "9.0";
+  h.set = set;
+  h.seed = 7;
+  return h;
+}
+
+fs::path temp_path(const std::string& name) {
+  return fs::temp_directory_path() /
+         ("warpspec-capture-test-" + std::to_string(::getpid()) + "-" + name);
+}
+
+TEST(CaptureGenerator, EveryStateIsSafeAndOnlyProbesAreUndefined) {
+  for (const auto& v : kVariants) {
+    if (static_cast<int>(v.id) >= kFirstCtaVariant) continue;
+    for (StateSet set : kWarpSets) {
+      for (const auto& r : generate_warp_states(v, set, 11, 200)) {
+        ASSERT_FALSE(hang_risk(r, set))
+            << v.name << " " << state_set_name(set) << ": " << *hang_risk(r, set);
+        const auto res = model::evaluate(instr_of(r), warp_of(r));
+        if (!is_probe(set)) {
+          EXPECT_TRUE(res.ub.empty()) << v.name << " " << state_set_name(set) << " tag " << r.tag;
+          continue;
+        }
+        // A probe: exactly one lane, outside its own mask, and nothing else undefined.
+        ASSERT_EQ(res.ub.size(), 1u) << v.name << " " << state_set_name(set);
+        EXPECT_TRUE(spec::clause_info(res.ub[0].clause).key.ends_with(".ub.self_not_in_mask"));
+        EXPECT_EQ(std::popcount(res.ub[0].lanes), 1);
+      }
+    }
+  }
+}
+
+TEST(CaptureGenerator, CoversTheCorners) {
+  // Across the main set of one form: exited lanes, inactive lanes, single-lane, full and holed
+  // masks, two groups with different masks, and (two-site set) lanes from two branches.
+  const auto& v = variant_info(VariantId::MatchAnyB64);
+  bool exited = false, inactive = false, single = false, full = false, groups = false, hi = false;
+  for (const auto& r : generate_warp_states(v, StateSet::Main, 3, 2000)) {
+    uint32_t masks_seen = 0;
+    std::set<uint32_t> masks;
+    for (unsigned i = 0; i < 32; ++i) {
+      exited |= r.status[i] == model::LaneStatus::Exited;
+      inactive |= r.status[i] == model::LaneStatus::Inactive;
+      if (r.status[i] == model::LaneStatus::Executes) masks.insert(r.mask[i]), ++masks_seen;
+    }
+    single |= masks_seen == 1;
+    full |= masks.count(0xffffffffu) > 0;
+    groups |= masks.size() >= 2;
+    hi |= r.tag.ends_with("/high-half");
+  }
+  EXPECT_TRUE(exited && inactive && single && full && groups && hi);
+  bool split = false;
+  for (const auto& r : generate_warp_states(v, StateSet::TwoSite, 3, 50))
+    for (unsigned i = 0; i < 32; ++i) split |= r.site[i] == 1;
+  EXPECT_TRUE(split);
+}
+
+TEST(CaptureFormat, RoundTripAgreesWithTheModel) {
+  for (const char* ext : {".jsonl", ".jsonl.gz"}) {
+    const fs::path path = temp_path(std::string("round") + ext);
+    std::vector<Record> written;
+    {
+      Writer w(path, test_header("mixed"));
+      for (const auto& v : kVariants) {
+        if (static_cast<int>(v.id) < kFirstCtaVariant) {
+          for (StateSet set : kWarpSets)
+            for (auto r : generate_warp_states(v, set, 5, 20)) {
+              simulate(r);
+              w.write(r);
+              written.push_back(r);
+            }
+        } else {
+          for (auto r : generate_cta_states(v, 5, 20)) {
+            simulate(r);
+            w.write(r);
+            written.push_back(r);
+          }
+        }
+      }
+      w.close();
+    }
+    Reader rd(path);
+    EXPECT_EQ(rd.header().device, "simulated");
+    EXPECT_EQ(rd.header().seed, 7u);
+    Record r;
+    std::size_t k = 0;
+    while (rd.next(r)) {
+      ASSERT_LT(k, written.size());
+      EXPECT_EQ(to_line(r), to_line(written[k])) << "record " << k << " at line " << rd.line();
+      ++k;
+    }
+    EXPECT_EQ(k, written.size());
+
+    Replayer rp;
+    rp.add_file(path);
+    const Tally t = rp.total();
+    EXPECT_EQ(t.states, written.size());
+    EXPECT_EQ(t.mismatched, 0u);
+    EXPECT_GT(t.agreed, 0u);
+    EXPECT_GT(t.undefined, 0u);  // the probes
+    for (const auto& [_, ob] : rp.observations()) {
+      EXPECT_TRUE(ob.tag.starts_with("probe/")) << ob.tag;
+      // The model stood in for the GPU, so its own formula reproduces every undefined lane.
+      EXPECT_EQ(ob.reproduced[static_cast<int>(Reading::AsWritten)], ob.lanes);
+    }
+    fs::remove(path);
+  }
+}
+
+TEST(CaptureFormat, AMismatchIsReportedWithItsLaneTable) {
+  auto recs = generate_warp_states(variant_info(VariantId::ReduxAddU32), StateSet::Main, 9, 1);
+  WarpRecord r = recs[0];
+  simulate(r);
+  unsigned lane = 0;
+  while (r.status[lane] != model::LaneStatus::Executes) ++lane;
+  r.d[lane] ^= 1;
+  Replayer rp;
+  rp.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(rp.total().mismatched, 1u);
+  ASSERT_EQ(rp.mismatches().size(), 1u);
+  const std::string table = lane_table(rp.mismatches()[0], false);
+  EXPECT_NE(table.find("MISMATCH"), std::string::npos);
+  EXPECT_NE(table.find("redux.add"), std::string::npos);
+}
+
+TEST(CaptureFormat, ATrapIsAnObservationOnlyWhereSomeLaneHasUb) {
+  const auto& v = variant_info(VariantId::MatchAllB32);
+  WarpRecord probe = generate_warp_states(v, StateSet::ProbeSelfOutside, 4, 1)[0];
+  WarpRecord plain = generate_warp_states(v, StateSet::Main, 4, 1)[0];
+  for (WarpRecord* r : {&probe, &plain}) {
+    r->fault = "cudaErrorIllegalInstruction";
+    const Record back = parse_record(to_line(*r), "mem", 1);
+    EXPECT_EQ(to_line(back), to_line(*r));
+    EXPECT_EQ(std::get<WarpRecord>(back).fault, r->fault);
+    EXPECT_TRUE(std::get<WarpRecord>(back).has_p);
+  }
+  auto executing = [](const WarpRecord& r) {
+    std::size_t n = 0;
+    for (auto s : r.status) n += s == model::LaneStatus::Executes;
+    return n;
+  };
+  Replayer with_ub;
+  with_ub.add_record(probe, test_header("probe"), "mem", 2);
+  EXPECT_EQ(with_ub.total().mismatched, 0u);
+  EXPECT_EQ(with_ub.total().undefined, executing(probe));
+  ASSERT_EQ(with_ub.observations().size(), 1u);
+  EXPECT_EQ(with_ub.observations().begin()->second.faulted_states, 1u);
+  EXPECT_EQ(with_ub.observations().begin()->second.lost_lanes, executing(probe) - 1);
+
+  Replayer without_ub;
+  without_ub.add_record(plain, test_header("main"), "mem", 2);
+  EXPECT_EQ(without_ub.total().mismatched, executing(plain));
+  ASSERT_EQ(without_ub.mismatches().size(), 1u);
+  EXPECT_NE(lane_table(without_ub.mismatches()[0], false).find("the launch failed"),
+            std::string::npos);
+}
+
+struct Malformed {
+  std::string line;
+  std::string expect;
+};
+
+TEST(CaptureFormat, MalformedRecordsNameTheLineAndWhatWasExpected) {
+  const std::string ok_head =
+      R"({"form":"vote.sync.any.pred","via":"ptx","instr":"vote.sync.any.pred d, a, membermask;",)";
+  const std::vector<Malformed> cases{
+      {"not json", "not valid JSON"},
+      {"[1,2]", "expected a JSON object"},
+      {R"({"via":"ptx"})", "missing field 'form'"},
+      {R"({"form":"match.none.sync.b32"})", "unknown form"},
+      {ok_head + R"("executes":"0x3","exited":"0x1","mask":"0x3","a":"0x1","d":"0x1"})",
+       "both executing and exited"},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0x1ffffffff","a":"0x1","d":"0x1"})",
+       "does not fit in 32 bits"},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0xzz","a":"0x1","d":"0x1"})",
+       "bad hex digit"},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":["0x3"],"a":"0x1","d":"0x1"})",
+       "expected 32 entries"},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1"})",
+       "needs an observed 'd' or 'p'"},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","d":"0x1","p":1})",
+       "has no p result"},
+      {R"({"form":"vote.sync.any.pred","via":"intrinsic","call":"__match_any_sync","ctype":"float","executes":"0x1","exited":"0x0","mask":"0x1","a":"0x0","d":"0x0"})",
+       "does not lower to"},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","fault":"x","d":"0x1"})",
+       "carries no 'd'"},
+      {ok_head +
+           R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","fault":"x","writes":"q"})",
+       "field 'writes'"},
+      {R"({"form":"bar.red.popc.u32","via":"intrinsic","call":"__syncthreads_count","ctype":"int","threads":64,"exited":["0x0"],"pred":"0x0","d":"0x0"})",
+       "array of 2 lane words"},
+  };
+  for (const auto& c : cases) {
+    try {
+      parse_record(c.line, "f.jsonl", 4);
+      ADD_FAILURE() << "accepted: " << c.line;
+    } catch (const FormatError& e) {
+      EXPECT_EQ(e.line(), 4u);
+      EXPECT_NE(std::string(e.what()).find("f.jsonl:4: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(CaptureFormat, ReaderRejectsMissingFilesAndBadHeaders) {
+  EXPECT_THROW(Reader(temp_path("absent.jsonl")), MissingFile);
+  const fs::path p = temp_path("bad.jsonl");
+  {
+    std::ofstream(p)
+        << R"({"schema":"warpspec-capture/2","device":"x","sm":"sm_90","driver":"1","runtime":"1"})"
+        << "\n";
+  }
+  try {
+    Reader r(p);
+    ADD_FAILURE() << "accepted schema 2";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_NE(std::string(e.what()).find("warpspec-capture/1"), std::string::npos);
+  }
+  fs::remove(p);
+}
+
+TEST(CaptureVariants, OnlyTheF32ReduxFormsAreLeftOut) {
+  auto left = uncovered_forms();
+  EXPECT_EQ(left.size(), 8u);
+  for (auto f : left) EXPECT_EQ(spec::form_info(f).a_type, spec::OperandType::F32);
+}
+
+}  // namespace
+}  // namespace warpspec::capture
