@@ -92,7 +92,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
     ++tally.mismatch;
     ++rep.mismatches;
     auto& list = kept[ex.instr->instr.form];
-    Failure f{vline, vno, res.rounds, m, executing_lanes(ex.rounds), {}, 1};
+    Failure f{vline, vno, res.rounds, m, executing_lanes(ex.rounds), {}, 1, {}};
     list.push_back(std::move(f));
     std::stable_sort(list.begin(), list.end(),
                      [](const Failure& a, const Failure& b) { return a.size < b.size; });
