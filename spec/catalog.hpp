@@ -296,11 +296,12 @@ inline constexpr C kReduxMinMax[] = {C::ReduxParticipants, C::ReduxMinMaxInt, WA
 inline constexpr C kReduxBitwise[] = {C::ReduxParticipants, C::ReduxBitwise, WARPSPEC_REDUX_UB};
 inline constexpr C kReduxF32[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32NanSkip,
                                   WARPSPEC_REDUX_UB};
-inline constexpr C kReduxF32Abs[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32Abs,
-                                     C::ReduxF32NanSkip, WARPSPEC_REDUX_UB};
+// With .abs no -0.0 reaches the reduction, so the zero-order rule has nothing to decide there.
+inline constexpr C kReduxF32Abs[] = {C::ReduxParticipants, C::ReduxF32Abs, C::ReduxF32NanSkip,
+                                     WARPSPEC_REDUX_UB};
 inline constexpr C kReduxF32Nan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
                                      C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
-inline constexpr C kReduxF32AbsNan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32Abs,
+inline constexpr C kReduxF32AbsNan[] = {C::ReduxParticipants, C::ReduxF32Abs,
                                         C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
 #undef WARPSPEC_REDUX_UB
 inline constexpr C kSyncwarp[] = {C::SyncwarpExitedOk, C::SyncwarpUbSelfNotInMask,

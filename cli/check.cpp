@@ -1,0 +1,52 @@
+// warpspec check: compares an implementation's results with a vector file.
+#include "vectors/check.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include "cli/common.hpp"
+
+namespace warpspec::cli {
+namespace {
+
+struct CheckOptions {
+  std::string vectors, results;
+  bool json = false;
+  std::size_t max_failures = 5;
+};
+
+int run_check(const CheckOptions& o) {
+  std::ifstream v(o.vectors), r(o.results);
+  if (!v) throw Failure{kExitNoInput, o.vectors + ": cannot open the file"};
+  if (!r) throw Failure{kExitNoInput, o.results + ": cannot open the file"};
+  vectors::CheckReport rep;
+  try {
+    rep = vectors::check(v, o.vectors, r, o.results);
+  } catch (const vectors::FormatError& e) {
+    throw Failure{kExitDataError, e.what()};
+  }
+  std::cout << (o.json ? vectors::render_json(rep) + "\n" : vectors::render(rep, o.max_failures));
+  return rep.mismatches ? kExitRefuted : kExitOk;
+}
+
+const bool registered = add_command(
+    {"check", "Check an implementation's results against conformance vectors", 45,
+     [](CLI::App& sub) {
+       auto o = std::make_shared<CheckOptions>();
+       sub.add_option("--vectors", o->vectors, "The vector file (from 'warpspec vectors')")
+           ->required();
+       sub.add_option("--results", o->results,
+                      "The implementation's results: one JSON line per vector, in the same order, "
+                      "e.g. {\"id\": 7, \"d\": [\"0x3\", ...], \"p\": [1, ...]} (docs/vectors.md)")
+           ->required();
+       sub.add_flag("--json", o->json, "Print the report as JSON (schema warpspec-check/1)");
+       sub.add_option("--max-failures", o->max_failures,
+                      "Show at most this many violated clauses (default 5)");
+       sub.footer(
+           "Compares in the order UB, defined-ness, values; UB vectors are not compared.\n"
+           "Exit: 0 every vector agrees, 1 some mismatch, 65 malformed file, 66 missing file.");
+       return [o] { return run_check(*o); };
+     }});
+
+}  // namespace
+}  // namespace warpspec::cli

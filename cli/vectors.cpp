@@ -1,0 +1,231 @@
+// warpspec vectors: conformance vectors for chosen forms and a target, with their clause
+// coverage, the mutant catalog's kill report, and a self-checking CUDA program.
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli/common.hpp"
+#include "model/output.hpp"
+#include "vectors/emit_cuda.hpp"
+#include "vectors/format.hpp"
+#include "vectors/generate.hpp"
+
+namespace warpspec::cli {
+namespace {
+
+struct VectorsOptions {
+  std::string out, in, target, ptx, emit, reference;
+  std::vector<std::string> forms;
+  std::size_t count = 0;
+  uint64_t seed = 1;
+  bool boundary = false, report = false, mutants = false;
+};
+
+std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::VectorsHeader& header) {
+  std::ifstream in(path);
+  if (!in) throw Failure{kExitNoInput, path + ": cannot open the file"};
+  std::string line;
+  std::size_t no = 0;
+  std::vector<vectors::Vector> out;
+  vectors::VectorReader reader(path);
+  try {
+    while (std::getline(in, line)) {
+      ++no;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      if (out.empty() && no == 1) {
+        header = vectors::parse_header(line, path);
+        out.reserve(static_cast<std::size_t>(std::min<uint64_t>(header.count, 1u << 20)));
+        continue;
+      }
+      out.push_back(reader.full(line, no));
+    }
+  } catch (const vectors::FormatError& e) {
+    throw Failure{kExitDataError, e.what()};
+  }
+  if (no == 0)
+    throw Failure{kExitDataError, path + ":1:1: the file is empty; expected a vector file header"};
+  return out;
+}
+
+void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov, std::ostream& os) {
+  std::size_t clauses = 0, covered = 0, muts = 0, killed = 0, vecs = 0;
+  os << std::left << std::setw(28) << "form" << std::right << std::setw(8) << "vectors"
+     << std::setw(10) << "clauses" << std::setw(10) << "mutants"
+     << "  not covered\n";
+  for (const auto& [form, c] : cov) {
+    std::string missing;
+    for (auto cl : c.clauses)
+      if (std::find(c.covered.begin(), c.covered.end(), cl) == c.covered.end())
+        missing += " " + std::string(spec::clause_info(cl).key);
+    for (auto m : c.mutants)
+      if (std::find(c.killed.begin(), c.killed.end(), m) == c.killed.end())
+        missing += " mutant:" + std::string(vectors::mutant_info(m).key);
+    os << std::left << std::setw(28) << spec::form_info(form).name << std::right << std::setw(8)
+       << c.vectors << std::setw(10)
+       << (std::to_string(c.covered.size()) + "/" + std::to_string(c.clauses.size()))
+       << std::setw(10)
+       << (std::to_string(c.killed.size()) + "/" + std::to_string(c.mutants.size())) << " "
+       << (missing.empty() ? " -" : missing) << "\n";
+    clauses += c.clauses.size();
+    covered += c.covered.size();
+    muts += c.mutants.size();
+    killed += c.killed.size();
+    vecs += c.vectors;
+  }
+  os << "total: " << vecs << " vectors; clauses covered " << covered << "/" << clauses << " ("
+     << (clauses ? 100 * covered / clauses : 100) << "%); mutants killed " << killed << "/" << muts
+     << " (" << (muts ? 100 * killed / muts : 100) << "%)\n";
+}
+
+int print_mutants(const std::vector<vectors::Vector>& vs, spec::Target t, spec::PtxVersion p,
+                  std::ostream& os) {
+  int alive = 0;
+  os << std::left << std::setw(28) << "mutant" << std::setw(10) << "verdict"
+     << "clause / killed by\n";
+  for (const auto& m : vectors::mutants()) {
+    std::size_t applicable = 0;
+    const vectors::Vector* killer = nullptr;
+    for (const auto& v : vs) {
+      if (!vectors::applies(m.id, v.instr)) continue;
+      ++applicable;
+      if (!killer && vectors::kills(m.id, v, vectors::expected(v, t, p), t, p)) killer = &v;
+    }
+    if (applicable == 0) {
+      os << std::left << std::setw(28) << m.key << std::setw(10) << "n/a"
+         << "no vector of a form it applies to\n";
+      continue;
+    }
+    if (!killer) ++alive;
+    os << std::left << std::setw(28) << m.key << std::setw(10) << (killer ? "killed" : "SURVIVES")
+       << spec::clause_info(m.clause).key
+       << (killer ? " / vector " + std::to_string(killer->id) + " (" +
+                        std::string(spec::form_info(killer->instr.instr.form).name) + ")"
+                  : "")
+       << "\n";
+  }
+  os << (alive ? std::to_string(alive) + " mutant(s) survive.\n"
+               : "Every applicable mutant is killed.\n");
+  return alive;
+}
+
+int run_vectors(const VectorsOptions& o) {
+  vectors::VectorsHeader header;
+  std::vector<vectors::Vector> vs;
+  std::map<spec::FormId, vectors::FormCoverage> cov;
+  double secs = 0;
+  if (!o.in.empty()) {
+    if (!o.forms.empty() || o.count || o.boundary || !o.target.empty() || !o.ptx.empty())
+      throw Failure{kExitUsage,
+                    "--in reads an existing file: --form, --count, --boundary, --target and --ptx "
+                    "do not apply"};
+    vs = read_vectors(o.in, header);
+    if (o.report) cov = vectors::coverage_of(vs, header.target, header.ptx);
+  } else {
+    vectors::GenOptions g;
+    g.target = target_or_fail(o.target, spec::kDefaultTarget);
+    g.ptx = ptx_or_fail(o.ptx, spec::kLatestPtx);
+    g.seed = o.seed;
+    g.random_count = o.count;
+    g.boundary = o.boundary;
+    for (const auto& name : o.forms) {
+      auto f = spec::find_form(name);
+      if (!f)
+        throw Failure{kExitUsage, "--form '" + name + "': unknown form (see 'warpspec list')"};
+      auto av = spec::check_availability(spec::form_info(*f).avail, g.target, g.ptx);
+      if (!av.available)
+        throw Failure{kExitUsage, "--form " + name + ": not available: " + av.reason};
+      g.forms.push_back(*f);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto suite = vectors::generate(g);
+    secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    vs = std::move(suite.vectors);
+    cov = std::move(suite.coverage);
+    header = {g.target, g.ptx, g.seed, vs.size()};
+  }
+  std::ostream& info = o.out.empty() && o.emit.empty() ? std::cerr : std::cout;
+  if (!o.emit.empty()) {
+    if (o.emit != "cuda")
+      throw Failure{kExitUsage, "--emit '" + o.emit + "': the only emitter is 'cuda'"};
+    if (o.out.empty()) throw Failure{kExitUsage, "--emit cuda needs -o FILE.cu"};
+    vectors::EmitStats st;
+    auto src = vectors::emit_cuda(vs, header, st);
+    if (!model::write_file_atomically(o.out, src))
+      throw Failure{kExitCantCreate, o.out + ": cannot write the file"};
+    info << "wrote " << o.out << ": " << st.vectors << " vectors, " << st.kernels << " kernels, "
+         << st.skipped_ub << " UB vectors listed as skipped\n";
+  } else if (o.in.empty()) {
+    auto write = [&](std::ostream& os) {
+      os << vectors::header_line(header) << "\n";
+      for (const auto& v : vs)
+        os << vectors::vector_line(v, vectors::expected(v, header.target, header.ptx)) << "\n";
+    };
+    if (o.out.empty() || o.out == "-") {
+      write(std::cout);
+    } else {
+      model::AtomicFile f(o.out);
+      if (!f.ok()) throw Failure{kExitCantCreate, o.out + ": cannot create the file"};
+      write(f.stream());
+      if (!f.commit()) throw Failure{kExitCantCreate, o.out + ": writing the file failed"};
+      info << "wrote " << o.out << ": " << vs.size() << " vectors in " << std::fixed
+           << std::setprecision(2) << secs << " s\n";
+    }
+  }
+  if (!o.reference.empty()) {
+    // The results a correct implementation writes: the model's own answers.
+    model::AtomicFile f(o.reference);
+    if (!f.ok()) throw Failure{kExitCantCreate, o.reference + ": cannot create the file"};
+    f.stream() << "{\"schema\":\"" << vectors::kResultsSchema << "\"}\n";
+    for (const auto& v : vs) {
+      const auto& form = spec::form_info(v.instr.instr.form);
+      f.stream() << vectors::result_line(
+                        v.id, vectors::as_observed(vectors::expected(v, header.target, header.ptx)),
+                        form.d_type == spec::ResultType::Pred, v.instr.instr.write_p)
+                 << "\n";
+    }
+    if (!f.commit()) throw Failure{kExitCantCreate, o.reference + ": writing the file failed"};
+  }
+  int rc = kExitOk;
+  if (o.report) print_report(cov, info);
+  if (o.mutants && print_mutants(vs, header.target, header.ptx, info) > 0) rc = kExitRefuted;
+  return rc;
+}
+
+const bool registered = add_command(
+    {"vectors", "Write conformance vectors; report clause coverage and mutant kills; emit CUDA", 40,
+     [](CLI::App& sub) {
+       auto o = std::make_shared<VectorsOptions>();
+       sub.add_option("-o,--out", o->out,
+                      "Write the vectors (JSON Lines) or the .cu file here (default: stdout)");
+       sub.add_option("--form", o->forms,
+                      "Only these forms (repeatable; default: all available on the target)");
+       sub.add_option("--target", o->target, "Target (default sm_90)");
+       sub.add_option("--ptx", o->ptx, "PTX ISA version (default 8.8)");
+       sub.add_option("--count", o->count, "Add this many seeded random vectors per form");
+       sub.add_option("--seed", o->seed, "Seed for the random states (same seed, same file)");
+       sub.add_flag("--boundary", o->boundary, "Add every boundary design of each form");
+       sub.add_flag("--report", o->report,
+                    "Print which clauses and mutants the vectors cover, per form");
+       sub.add_flag("--mutants", o->mutants,
+                    "Run the mutant catalog against the vectors; exit 1 if one survives");
+       sub.add_option("--in", o->in, "Use an existing vector file instead of generating one");
+       sub.add_option(
+           "--reference-results", o->reference,
+           "Also write the results a correct implementation gives (the model's answers)");
+       sub.add_option("--emit", o->emit, "Emit 'cuda': one self-checking .cu program (with -o)");
+       sub.footer(
+           "The default suite is the smallest set found that kills every mutant in the catalog "
+           "and\n"
+           "covers every clause of each form; UB vectors come last, marked \"ub\": true.\n"
+           "Examples:\n"
+           "  warpspec vectors -o suite.jsonl --report\n"
+           "  warpspec vectors --form vote.sync.ballot.b32 --count 1000 --seed 7 -o ballot.jsonl\n"
+           "  warpspec vectors --in suite.jsonl --mutants\n"
+           "  warpspec vectors --in suite.jsonl --emit cuda -o suite.cu");
+       return [o] { return run_vectors(*o); };
+     }});
+
+}  // namespace
+}  // namespace warpspec::cli

@@ -1,0 +1,238 @@
+// Conformance vectors: coverage of the default suite, determinism, the file format, and
+// `check` catching every mutant of the catalog while naming the clause it violates.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "vectors/check.hpp"
+#include "vectors/format.hpp"
+#include "vectors/generate.hpp"
+
+namespace warpspec::vectors {
+namespace {
+
+std::string file_of(const Suite& s) {
+  std::ostringstream os;
+  os << header_line({s.target, s.ptx, s.seed, s.vectors.size()}) << "\n";
+  for (const auto& v : s.vectors) os << vector_line(v, expected(v, s.target, s.ptx)) << "\n";
+  return os.str();
+}
+
+std::string results_of(const Suite& s,
+                       const std::function<std::vector<Observed>(const Vector&)>& impl) {
+  std::ostringstream os;
+  for (const auto& v : s.vectors) {
+    const auto& f = spec::form_info(v.instr.instr.form);
+    os << result_line(v.id, impl(v), f.d_type == spec::ResultType::Pred, v.instr.instr.write_p)
+       << "\n";
+  }
+  return os.str();
+}
+
+CheckReport run_check(const std::string& vfile, const std::string& rfile) {
+  std::istringstream v(vfile), r(rfile);
+  return check(v, "vectors.jsonl", r, "results.jsonl");
+}
+
+const Suite& default_suite() {
+  static const Suite s = generate(GenOptions{});
+  return s;
+}
+
+void expect_full_coverage(const Suite& s) {
+  ASSERT_FALSE(s.coverage.empty());
+  for (const auto& [form, c] : s.coverage) {
+    EXPECT_EQ(c.covered.size(), c.clauses.size()) << spec::form_info(form).name;
+    EXPECT_EQ(c.killed.size(), c.mutants.size()) << spec::form_info(form).name;
+  }
+}
+
+TEST(Suite, DefaultSuiteCoversEveryClauseAndKillsEveryMutantOnSm90) {
+  const auto& s = default_suite();
+  expect_full_coverage(s);
+  std::size_t forms = 0;
+  for (const auto& f : spec::kForms)
+    forms += spec::check_availability(f.avail, spec::kDefaultTarget, spec::kLatestPtx).available;
+  EXPECT_EQ(s.coverage.size(), forms);
+  EXPECT_LT(s.vectors.size(), 6 * forms) << "the default suite should stay small";
+}
+
+TEST(Suite, CoversTheF32FormsOnSm100aAndTheConvergenceRulesOnSm60) {
+  GenOptions o;
+  o.target = {100, 'a'};
+  expect_full_coverage(generate(o));
+  GenOptions old;
+  old.target = {60, 0};
+  old.ptx = {6, 0};
+  auto s = generate(old);
+  expect_full_coverage(s);
+  bool sm6x = false;
+  for (const auto& [form, c] : s.coverage)
+    for (auto cl : c.covered) sm6x |= cl == spec::ClauseId::VoteUbSm6xConvergence;
+  EXPECT_TRUE(sm6x);
+}
+
+TEST(Suite, SameSeedSameFileOtherSeedOtherFile) {
+  GenOptions a;
+  a.random_count = 5;
+  a.forms = {spec::FormId::MatchAnyB32, spec::FormId::VoteBallot};
+  GenOptions b = a;
+  b.seed = 2;
+  EXPECT_EQ(file_of(generate(a)), file_of(generate(a)));
+  EXPECT_NE(file_of(generate(a)), file_of(generate(b)));
+}
+
+TEST(Suite, UbVectorsComeLastAndAreMarked) {
+  const auto& s = default_suite();
+  bool seen_ub = false;
+  for (const auto& v : s.vectors) {
+    const bool ub = has_ub(expected(v, s.target, s.ptx));
+    EXPECT_FALSE(seen_ub && !ub) << "defined vector " << v.id << " after a UB vector";
+    seen_ub |= ub;
+  }
+  EXPECT_TRUE(seen_ub);
+  EXPECT_NE(file_of(s).find("\"ub\":true"), std::string::npos);
+}
+
+TEST(Format, EveryVectorRoundTrips) {
+  const auto& s = default_suite();
+  VectorReader reader("suite.jsonl");
+  std::size_t line = 1;
+  for (const auto& v : s.vectors) {
+    const auto text = vector_line(v, expected(v, s.target, s.ptx));
+    auto back = reader.full(text, ++line);
+    EXPECT_EQ(back.id, v.id);
+    EXPECT_EQ(back.instr.text, v.instr.text);
+    ASSERT_EQ(back.rounds.size(), v.rounds.size());
+    EXPECT_EQ(vector_line(back, expected(back, s.target, s.ptx)), text);
+    const auto& ex = reader.expect(text, line);
+    const auto e = expected(v, s.target, s.ptx);
+    ASSERT_EQ(ex.rounds.size(), e.size());
+    for (std::size_t k = 0; k < e.size(); ++k) {
+      EXPECT_EQ(ex.rounds[k].defined, e[k].defined) << v.id;
+      for (std::size_t i = 0; i < e[k].defined.size(); ++i)
+        if (e[k].defined[i]) {
+          EXPECT_EQ(ex.rounds[k].d[i], e[k].d[i]) << v.id;
+        }
+      EXPECT_EQ(ex.rounds[k].ub.size(), e[k].ub.size()) << v.id;
+    }
+  }
+}
+
+TEST(Check, TheModelsOwnResultsAgree) {
+  const auto& s = default_suite();
+  auto rep = run_check(file_of(s), results_of(s, [&](const Vector& v) {
+                         return as_observed(expected(v, s.target, s.ptx));
+                       }));
+  EXPECT_EQ(rep.mismatches, 0u);
+  EXPECT_EQ(rep.vectors, s.vectors.size());
+}
+
+TEST(Check, CatchesEveryMutantAndNamesItsClause) {
+  const auto& s = default_suite();
+  const auto vfile = file_of(s);
+  for (const auto& m : mutants()) {
+    bool applicable = false;
+    for (const auto& v : s.vectors) applicable |= applies(m.id, v.instr);
+    if (!applicable) continue;  // the .f32 mutants: no .f32 form on sm_90
+    auto rep = run_check(vfile, results_of(s, [&](const Vector& v) {
+                           return run_mutant(m.id, v, s.target, s.ptx);
+                         }));
+    EXPECT_GT(rep.mismatches, 0u) << m.key;
+    bool named = false;
+    for (const auto& f : rep.failures) {
+      VectorReader reader("x");
+      auto v = reader.full(f.vector_line, f.line_no);
+      named |= f.clause == violated_clause(m.id, v.instr.instr.form);
+    }
+    EXPECT_TRUE(named) << m.key << " was not charged to its clause";
+    const auto text = render(rep, 100);
+    EXPECT_NE(text.find("behaves like the known bug '" + std::string(m.key) + "'"),
+              std::string::npos)
+        << text;
+  }
+}
+
+std::string message_of(const std::string& vfile, const std::string& rfile) {
+  try {
+    run_check(vfile, rfile);
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Check, BadResultFilesGetOneClearMessage) {
+  GenOptions o;
+  o.forms = {spec::FormId::VoteBallot, spec::FormId::MatchAnyB32};
+  const auto s = generate(o);
+  const auto vfile = file_of(s);
+  auto good =
+      results_of(s, [&](const Vector& v) { return as_observed(expected(v, s.target, s.ptx)); });
+  const auto first_nl = good.find('\n');
+  const auto fewer = good.substr(0, first_nl + 1);
+  EXPECT_NE(message_of(vfile, fewer).find("results.jsonl:2:1: the results end after 1 results"),
+            std::string::npos)
+      << message_of(vfile, fewer);
+  EXPECT_NE(message_of(vfile, good + good).find("more results than vectors"), std::string::npos);
+  auto swapped = good;
+  swapped.replace(swapped.find("{\"id\":1,"), 8, "{\"id\":9,");
+  EXPECT_NE(
+      message_of(vfile, swapped).find("results.jsonl:1:1: result for vector 9, expected vector 1"),
+      std::string::npos)
+      << message_of(vfile, swapped);
+  auto truncated = good.substr(0, 20) + "\n" + good.substr(first_nl + 1);
+  EXPECT_NE(message_of(vfile, truncated).find("results.jsonl:1:"), std::string::npos)
+      << message_of(vfile, truncated);
+  EXPECT_NE(message_of(vfile, truncated).find("unterminated string"), std::string::npos)
+      << message_of(vfile, truncated);
+  auto wide = good;
+  wide.replace(wide.find("\"0x"), 3, "\"0x1");
+  wide.replace(wide.find("\"0x1") + 4, 0, "0000000");
+  EXPECT_NE(message_of(vfile, wide).find("32-bit value"), std::string::npos)
+      << message_of(vfile, wide);
+  EXPECT_NE(message_of("", good).find("vectors.jsonl:1:1: the file is empty"), std::string::npos);
+  EXPECT_NE(message_of("{\"schema\":\"warpspec-vectors/9\"}\n", good).find("is not supported"),
+            std::string::npos);
+  EXPECT_NE(
+      message_of(vfile, "{\"schema\":\"warpspec-results/2\"}\n" + good).find("is not supported"),
+      std::string::npos);
+  EXPECT_NE(message_of(vfile, "\xff\xfe\n" + good).find("results.jsonl:1:1"), std::string::npos);
+}
+
+TEST(Check, SkippedVectorsAreCountedNotCompared) {
+  GenOptions o;
+  o.forms = {spec::FormId::VoteAll};
+  const auto s = generate(o);
+  std::string results;
+  for (const auto& v : s.vectors)
+    results += "{\"id\":" + std::to_string(v.id) + ",\"skipped\":true}\n";
+  auto rep = run_check(file_of(s), results);
+  EXPECT_EQ(rep.mismatches, 0u);
+  EXPECT_EQ(rep.forms.at(spec::FormId::VoteAll).skipped, s.vectors.size());
+}
+
+TEST(Json, PullAndDomReadersAgreeOnErrorsAndValues) {
+  json::Document d;
+  EXPECT_FALSE(d.parse("{\"a\":[1,2,}"));
+  EXPECT_EQ(d.error_column(), 11u);
+  EXPECT_FALSE(
+      d.parse("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]"
+              "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"));
+  EXPECT_NE(d.error().find("64"), std::string::npos);
+  ASSERT_TRUE(d.parse("{\"x\":\"0xffffffff\",\"y\":[true,null,-3]}"));
+  EXPECT_EQ(json::as_uint(*d.get(d.root(), "x"), 32), 0xffffffffu);
+  EXPECT_FALSE(json::as_uint(*d.get(d.root(), "x"), 16));
+  json::Pull p("{\"x\":\"0x10\",\"y\":-1}");
+  p.expect('{');
+  EXPECT_EQ(p.key(), "x");
+  EXPECT_EQ(p.bits(32), 16u);
+  EXPECT_TRUE(p.more_members());
+  EXPECT_EQ(p.key(), "y");
+  EXPECT_EQ(p.bits(32), 0xffffffffu);
+  EXPECT_FALSE(p.more_members());
+}
+
+}  // namespace
+}  // namespace warpspec::vectors

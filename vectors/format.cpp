@@ -1,0 +1,788 @@
+#include "vectors/format.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cinttypes>
+#include <cstdio>
+
+#include "model/render.hpp"
+
+namespace warpspec::vectors {
+
+namespace {
+
+std::string hex32(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "\"0x%08x\"", v);
+  return b;
+}
+
+std::string hex_bits(uint64_t v, int bits) {
+  char b[24];
+  if (bits == 64)
+    std::snprintf(b, sizeof b, "\"0x%016" PRIx64 "\"", v);
+  else
+    std::snprintf(b, sizeof b, "\"0x%08" PRIx64 "\"", v);
+  return b;
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A list of values as one value when all are equal, else an array.
+template <class T, class F>
+std::string list(const std::vector<T>& xs, F show) {
+  bool same = true;
+  for (const auto& x : xs) same = same && x == xs.front();
+  if (same && !xs.empty()) return show(xs.front());
+  std::string out = "[";
+  for (std::size_t i = 0; i < xs.size(); ++i) out += (i ? "," : "") + show(xs[i]);
+  return out + "]";
+}
+
+uint32_t word_of(const std::vector<uint8_t>& bits) {
+  uint32_t w = 0;
+  for (std::size_t i = 0; i < bits.size() && i < 32; ++i) w |= uint32_t{bits[i] != 0} << i;
+  return w;
+}
+
+std::string lane_set(const std::vector<uint8_t>& bits, bool cta) {
+  if (!cta) return hex32(word_of(bits));
+  std::vector<unsigned> xs;
+  for (unsigned i = 0; i < bits.size(); ++i)
+    if (bits[i]) xs.push_back(i);
+  return "\"" + (xs.empty() ? std::string("none") : model::format_threads(xs)) + "\"";
+}
+
+[[noreturn]] void bad(const std::string& file, std::size_t line, std::size_t col,
+                      const std::string& msg) {
+  throw FormatError(file, line, col, msg);
+}
+
+}  // namespace
+
+std::string header_line(const VectorsHeader& h) {
+  return "{\"schema\":\"" + std::string(kVectorsSchema) + "\",\"target\":\"" +
+         spec::to_string(h.target) + "\",\"ptx\":\"" + spec::to_string(h.ptx) +
+         "\",\"seed\":" + std::to_string(h.seed) + ",\"vectors\":" + std::to_string(h.count) + "}";
+}
+
+std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
+  const auto& f = spec::form_info(v.instr.instr.form);
+  const auto syn = spec::value_syntax(v.instr);
+  const bool cta = v.is_cta();
+  std::string s = "{\"id\":" + std::to_string(v.id) + ",\"form\":\"" + std::string(f.name) +
+                  "\",\"instruction\":" + json_string(v.instr.text) +
+                  ",\"ub\":" + (has_ub(e) ? "true" : "false") + ",\"source\":\"" + v.source +
+                  "\",\"clauses\":[";
+  for (std::size_t i = 0; i < v.clauses.size(); ++i)
+    s += (i ? ",\"" : "\"") + std::string(spec::clause_info(v.clauses[i]).key) + "\"";
+  s += "],\"rounds\":[";
+  for (std::size_t k = 0; k < v.rounds.size(); ++k) {
+    const auto& r = v.rounds[k];
+    const auto& x = e[k];
+    s += k ? ",{" : "{";
+    std::vector<uint8_t> exited, inactive;
+    std::vector<uint64_t> a;
+    std::vector<uint32_t> masks, sites;
+    const std::size_t n = round_width(v, r);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (cta) {
+        exited.push_back(r.cta.exited[i]);
+        inactive.push_back(!r.cta.exited[i] && !r.cta.arrive[i]);
+        a.push_back(r.cta.pred[i]);
+      } else {
+        exited.push_back(r.warp.exited[i]);
+        inactive.push_back(!r.warp.exited[i] && !r.warp.exec[i]);
+        a.push_back(r.warp.a[i]);
+        masks.push_back(r.warp.mask[i]);
+        sites.push_back(r.warp.site[i]);
+      }
+    }
+    if (cta) s += "\"threads\":" + std::to_string(n) + ",";
+    s += "\"exited\":" + lane_set(exited, cta) + ",\"inactive\":" + lane_set(inactive, cta);
+    if (!cta && !v.instr.instr.imm_mask) s += ",\"mask\":" + list(masks, hex32);
+    if (!syn.none)
+      s += ",\"a\":" + list(a, [&](uint64_t x) {
+             return cta           ? std::to_string(static_cast<int32_t>(x))
+                    : syn.is_pred ? std::to_string(x)
+                                  : hex_bits(x, syn.bits);
+           });
+    if (!cta && std::any_of(sites.begin(), sites.end(), [](uint32_t z) { return z != 0; }))
+      s += ",\"site\":" + list(sites, [](uint32_t z) { return std::to_string(z); });
+    s += ",\"expect\":{\"defined\":" + lane_set(x.defined, cta);
+    if (f.d_type != spec::ResultType::None && v.instr.instr.write_d) {
+      std::vector<uint32_t> d;
+      for (std::size_t i = 0; i < n; ++i) d.push_back(x.defined[i] ? x.d[i] : 0);
+      s += ",\"d\":" + list(d, hex32);
+    }
+    if (v.instr.instr.write_p) {
+      std::vector<uint8_t> p;
+      for (std::size_t i = 0; i < n; ++i) p.push_back(x.defined[i] && x.p[i]);
+      s += ",\"p\":" + hex32(word_of(p));
+    }
+    s += ",\"ub\":[";
+    for (std::size_t u = 0; u < x.ub.size(); ++u) {
+      std::vector<uint8_t> lanes(n);
+      for (auto l : x.ub[u].second) lanes[l] = 1;
+      s += (u ? "," : "") + std::string("{\"clause\":\"") +
+           std::string(spec::clause_info(x.ub[u].first).key) +
+           "\",\"lanes\":" + lane_set(lanes, cta) + "}";
+    }
+    s += "]}}";
+  }
+  return s + "]}";
+}
+
+VectorsHeader parse_header(std::string_view line, const std::string& file) {
+  json::Document doc;
+  if (!doc.parse(line)) bad(file, 1, doc.error_column(), doc.error());
+  const auto& root = doc.root();
+  const auto* schema = doc.get(root, "schema");
+  if (!schema || schema->kind != json::Kind::String)
+    bad(file, 1, 1,
+        "expected a header line with \"schema\": \"" + std::string(kVectorsSchema) + "\"");
+  if (schema->text != kVectorsSchema)
+    bad(file, 1, 1,
+        "schema \"" + std::string(schema->text) + "\" is not supported; expected \"" +
+            std::string(kVectorsSchema) + "\"");
+  VectorsHeader h;
+  if (const auto* t = doc.get(root, "target")) {
+    auto tt = spec::parse_target(t->text);
+    if (!tt) bad(file, 1, 1, "\"target\": expected sm_XX");
+    h.target = *tt;
+  }
+  if (const auto* p = doc.get(root, "ptx")) {
+    auto pp = spec::parse_ptx(p->text);
+    if (!pp) bad(file, 1, 1, "\"ptx\": expected a version such as \"8.6\"");
+    h.ptx = *pp;
+  }
+  if (const auto* s = doc.get(root, "seed")) h.seed = json::as_uint(*s).value_or(0);
+  if (const auto* c = doc.get(root, "vectors")) h.count = json::as_uint(*c).value_or(0);
+  return h;
+}
+
+const spec::ParsedInstr& VectorReader::instr(const json::Value& v, std::size_t line_no) {
+  if (v.kind != json::Kind::String) bad(file_, line_no, 1, "\"instruction\" must be a string");
+  auto it = instrs_.find(std::string(v.text));
+  if (it != instrs_.end()) return it->second;
+  std::string text;
+  for (std::size_t i = 0; i < v.text.size(); ++i) {
+    if (v.text[i] == '\\' && i + 1 < v.text.size()) ++i;
+    text += v.text[i];
+  }
+  auto r = spec::parse_instruction(text);
+  if (auto* e = std::get_if<spec::ParseError>(&r))
+    bad(file_, line_no, 1,
+        "\"instruction\" column " + std::to_string(e->column) + ": " + e->message);
+  return instrs_.emplace(std::string(v.text), std::get<spec::ParsedInstr>(r)).first->second;
+}
+
+namespace {
+
+// Where a value sits, e.g. rounds[1].expect.d; assembled only when reporting an error.
+struct Where {
+  const char* base;
+  long index;  // -1: none
+  const char* field;
+  std::string str() const {
+    std::string s = base;
+    if (index >= 0) s += "[" + std::to_string(index) + "]";
+    if (field && *field) s += std::string(".") + field;
+    return s;
+  }
+};
+
+struct LineCtx {
+  const std::string& file;
+  std::size_t line;
+  const json::Document& doc;
+  [[noreturn]] void fail(const std::string& msg) const { bad(file, line, 1, msg); }
+  [[noreturn]] void fail(const Where& w, const std::string& msg) const {
+    bad(file, line, 1, w.str() + ": " + msg);
+  }
+  const json::Value& need(const json::Value& obj, std::string_view key, const Where& w) const {
+    const auto* v = doc.get(obj, key);
+    if (!v) fail(w, "missing field \"" + std::string(key) + "\"");
+    return *v;
+  }
+};
+
+// A lane set from its text: a hex word for warps, ranges ("0-3,7" or "none") for blocks. Returns
+// an error message, empty on success.
+std::string parse_set(std::string_view t, std::size_t n, std::vector<uint8_t>& out) {
+  out.assign(n, 0);
+  if (t.starts_with("0x") || t.starts_with("0X")) {
+    json::Value v;
+    v.kind = json::Kind::String;
+    v.text = t;
+    auto x = json::as_uint(v, 32);
+    if (!x || (n < 32 && (*x >> n))) return "expected a " + std::to_string(n) + "-lane mask";
+    for (std::size_t i = 0; i < n && i < 32; ++i) out[i] = (*x >> i) & 1u;
+    return {};
+  }
+  if (t == "none" || t.empty()) return {};
+  std::size_t pos = 0;
+  while (pos < t.size()) {
+    auto comma = t.find(',', pos);
+    auto part =
+        t.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    auto dash = part.find('-');
+    unsigned lo = 0, hi = 0;
+    const char* mid = part.data() + (dash == std::string_view::npos ? part.size() : dash);
+    auto p1 = std::from_chars(part.data(), mid, lo);
+    bool ok = p1.ec == std::errc{} && p1.ptr == mid;
+    hi = lo;
+    if (dash != std::string_view::npos) {
+      auto p2 = std::from_chars(mid + 1, part.data() + part.size(), hi);
+      ok = ok && p2.ec == std::errc{} && p2.ptr == part.data() + part.size();
+    }
+    if (!ok || hi < lo || hi >= n)
+      return "'" + std::string(part) + "' is not a range within 0-" + std::to_string(n - 1);
+    for (unsigned i = lo; i <= hi; ++i) out[i] = 1;
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return {};
+}
+
+void read_set(const LineCtx& c, const json::Value& v, std::size_t n, const Where& w,
+              std::vector<uint8_t>& out) {
+  if (v.kind != json::Kind::String) c.fail(w, "expected a lane set string");
+  if (auto err = parse_set(v.text, n, out); !err.empty()) c.fail(w, err);
+}
+
+// Reads a per-lane list with the pull reader: one value for all lanes, or an array of n whose
+// entries may be null (no result on that lane).
+void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& vals,
+                std::vector<uint8_t>* present) {
+  if (p.accept('[')) {
+    std::size_t i = 0;
+    if (!p.accept(']')) {
+      do {
+        if (i >= n) p.fail("more than " + std::to_string(n) + " values");
+        if (p.null()) {
+          ++i;
+          continue;
+        }
+        vals[i] = static_cast<uint32_t>(p.bits(width));
+        if (present) (*present)[i] = 1;
+        ++i;
+      } while (p.more_items());
+    }
+    if (i != n) p.fail(std::to_string(i) + " values for " + std::to_string(n) + " lanes");
+    return;
+  }
+  if (p.null()) return;
+  const auto x = static_cast<uint32_t>(p.bits(width));
+  for (std::size_t i = 0; i < n; ++i) {
+    vals[i] = x;
+    if (present) (*present)[i] = 1;
+  }
+}
+
+// The pull reader met a layout it does not handle (keys in another order): use the DOM reader.
+struct NeedDom {};
+
+// A per-lane list: one value for all lanes, or an array of n.
+void read_list(const LineCtx& c, const json::Value& v, std::size_t n, const Where& w,
+               std::vector<const json::Value*>& out) {
+  if (v.kind != json::Kind::Array) {
+    out.assign(n, &v);
+    return;
+  }
+  c.doc.items(v, out);
+  if (out.size() != n)
+    c.fail(w, std::to_string(out.size()) + " values for " + std::to_string(n) + " lanes");
+}
+
+uint64_t read_bits(const LineCtx& c, const json::Value& v, int bits, const Where& w) {
+  if (v.kind == json::Kind::String || (v.kind == json::Kind::Number && v.text[0] != '-')) {
+    if (auto x = json::as_uint(v, bits)) return *x;
+  } else if (v.kind == json::Kind::Number) {
+    int64_t x = 0;
+    auto r = std::from_chars(v.text.data(), v.text.data() + v.text.size(), x);
+    if (r.ec == std::errc{} && r.ptr == v.text.data() + v.text.size() &&
+        (bits == 64 || x >= INT32_MIN))
+      return bits == 64 ? static_cast<uint64_t>(x) : static_cast<uint32_t>(x);
+  } else if (v.kind == json::Kind::Bool) {
+    return v.text == "true";
+  }
+  c.fail(w, "expected a " + std::to_string(bits) + "-bit value (\"0x...\" or an integer), found " +
+                (v.kind == json::Kind::String || v.kind == json::Kind::Number
+                     ? "'" + std::string(v.text) + "'"
+                     : std::string(json::kind_name(v.kind))));
+}
+
+// Parts of a vector line that check never needs: skipped over, not parsed.
+constexpr std::string_view kStateKeys[] = {"a", "mask", "site", "exited", "inactive"};
+
+}  // namespace
+
+const VectorExpect& VectorReader::expect(std::string_view line, std::size_t line_no) {
+  // The pull reader handles the layout warpspec writes; anything else, errors included, goes
+  // through the DOM reader, which accepts any key order and words the messages.
+  try {
+    return pull_expect(line);
+  } catch (const json::Pull::Error&) {
+  } catch (const NeedDom&) {
+  }
+  return parse_expect(line, line_no, true);
+}
+
+const VectorExpect& VectorReader::pull_expect(std::string_view line) {
+  json::Pull p(line);
+  VectorExpect& out = cur_;
+  out.instr = nullptr;
+  out.ub = false;
+  out.clauses.clear();
+  std::size_t rounds = 0;
+  bool have_id = false;
+  p.expect('{');
+  if (p.peek() == '}') throw NeedDom{};
+  do {
+    const auto k = p.key();
+    if (k == "id") {
+      out.id = p.bits(64);
+      have_id = true;
+    } else if (k == "instruction") {
+      auto text = p.string();
+      auto it = instrs_.find(std::string(text));
+      if (it == instrs_.end()) throw NeedDom{};
+      out.instr = &it->second;
+    } else if (k == "ub") {
+      out.ub = p.boolean();
+    } else if (k == "clauses") {
+      p.expect('[');
+      if (!p.accept(']')) do {
+          if (auto c = spec::find_clause(p.string())) out.clauses.push_back(*c);
+        } while (p.more_items());
+    } else if (k == "rounds") {
+      if (!out.instr) throw NeedDom{};
+      const auto& f = spec::form_info(out.instr->instr.form);
+      const bool cta = !spec::is_warp_form(f.id);
+      const bool want_d = f.d_type != spec::ResultType::None && out.instr->instr.write_d;
+      p.expect('[');
+      if (p.accept(']')) throw NeedDom{};
+      do {
+        if (out.rounds.size() <= rounds) out.rounds.resize(rounds + 1);
+        Expected& e = out.rounds[rounds++];
+        std::size_t n = cta ? 0 : spec::kWarpSize;
+        bool have_expect = false;
+        p.expect('{');
+        do {
+          const auto rk = p.key();
+          if (rk == "threads") {
+            n = p.bits(16);
+            if (n == 0 || n > model::kMaxCtaThreads) throw NeedDom{};
+          } else if (rk == "expect") {
+            if (n == 0) throw NeedDom{};
+            have_expect = true;
+            e.d.assign(n, 0);
+            e.p.assign(n, 0);
+            e.ub.clear();
+            bool have_defined = false, have_d = false, have_p = false;
+            p.expect('{');
+            do {
+              const auto ek = p.key();
+              if (ek == "defined") {
+                if (!parse_set(p.string(), n, e.defined).empty()) throw NeedDom{};
+                have_defined = true;
+              } else if (ek == "d") {
+                pull_lanes(p, n, 32, e.d, nullptr);
+                have_d = true;
+              } else if (ek == "p") {
+                const auto w = p.bits(32);
+                for (std::size_t i = 0; i < n && i < 32; ++i) e.p[i] = (w >> i) & 1u;
+                have_p = true;
+              } else if (ek == "ub") {
+                p.expect('[');
+                if (!p.accept(']')) do {
+                    p.expect('{');
+                    std::optional<spec::ClauseId> clause;
+                    std::vector<uint8_t> lanes;
+                    do {
+                      const auto uk = p.key();
+                      if (uk == "clause")
+                        clause = spec::find_clause(p.string());
+                      else if (uk == "lanes") {
+                        if (!parse_set(p.string(), n, lanes).empty()) throw NeedDom{};
+                      } else
+                        p.skip();
+                    } while (p.more_members());
+                    if (!clause || lanes.size() != n) throw NeedDom{};
+                    std::vector<unsigned> ls;
+                    for (unsigned i = 0; i < n; ++i)
+                      if (lanes[i]) ls.push_back(i);
+                    e.ub.push_back({*clause, std::move(ls)});
+                  } while (p.more_items());
+              } else {
+                p.skip();
+              }
+            } while (p.more_members());
+            if (!have_defined || (want_d && !have_d) || (out.instr->instr.write_p && !have_p))
+              throw NeedDom{};
+            e.executes = e.defined;
+          } else {
+            p.skip();
+          }
+        } while (p.more_members());
+        if (!have_expect) throw NeedDom{};
+      } while (p.more_items());
+    } else {
+      p.skip();
+    }
+  } while (p.more_members());
+  p.end();
+  if (!have_id || !out.instr || rounds == 0) throw NeedDom{};
+  out.rounds.resize(rounds);
+  return out;
+}
+
+const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_t line_no,
+                                               bool skip_state) {
+  if (!doc_.parse(line, skip_state ? std::span<const std::string_view>(kStateKeys)
+                                   : std::span<const std::string_view>{}))
+    bad(file_, line_no, doc_.error_column(), doc_.error());
+  LineCtx c{file_, line_no, doc_};
+  const Where top{"vector", -1, ""};
+  const auto& root = doc_.root();
+  if (root.kind != json::Kind::Object) c.fail("expected a vector object");
+  VectorExpect& out = cur_;
+  auto id = json::as_uint(c.need(root, "id", top));
+  if (!id) c.fail("\"id\": expected a non-negative integer");
+  out.id = *id;
+  out.instr = &instr(c.need(root, "instruction", top), line_no);
+  out.ub = c.need(root, "ub", top).text == "true";
+  out.clauses.clear();
+  if (const auto* cl = doc_.get(root, "clauses")) {
+    doc_.items(*cl, scratch_);
+    for (const auto* k : scratch_)
+      if (auto cid = spec::find_clause(k->text)) out.clauses.push_back(*cid);
+  }
+  const auto& f = spec::form_info(out.instr->instr.form);
+  const bool cta = !spec::is_warp_form(f.id);
+  const bool want_d = f.d_type != spec::ResultType::None && out.instr->instr.write_d;
+  const bool want_p = out.instr->instr.write_p;
+  const auto& rounds = c.need(root, "rounds", top);
+  if (rounds.kind != json::Kind::Array || rounds.count == 0)
+    c.fail("\"rounds\": expected a non-empty array");
+  doc_.items(rounds, rounds_);
+  out.rounds.resize(rounds_.size());
+  for (std::size_t k = 0; k < rounds_.size(); ++k) {
+    const Where rw{"rounds", static_cast<long>(k), ""};
+    std::size_t n = spec::kWarpSize;
+    if (cta) {
+      auto t = json::as_uint(c.need(*rounds_[k], "threads", rw));
+      if (!t || *t == 0 || *t > model::kMaxCtaThreads)
+        c.fail(Where{"rounds", static_cast<long>(k), "threads"}, "expected 1 to 1024");
+      n = *t;
+    }
+    const auto& ex = c.need(*rounds_[k], "expect", rw);
+    const Where ew{"rounds", static_cast<long>(k), "expect"};
+    Expected& e = out.rounds[k];
+    read_set(c, c.need(ex, "defined", ew), n,
+             Where{"rounds", static_cast<long>(k), "expect.defined"}, e.defined);
+    e.executes = e.defined;
+    e.d.assign(n, 0);
+    e.p.assign(n, 0);
+    e.ub.clear();
+    if (want_d) {
+      const Where dw{"rounds", static_cast<long>(k), "expect.d"};
+      read_list(c, c.need(ex, "d", ew), n, dw, scratch_);
+      for (std::size_t i = 0; i < n; ++i)
+        e.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, dw));
+    }
+    if (want_p) {
+      auto w =
+          read_bits(c, c.need(ex, "p", ew), 32, Where{"rounds", static_cast<long>(k), "expect.p"});
+      for (std::size_t i = 0; i < n && i < 32; ++i) e.p[i] = (w >> i) & 1u;
+    }
+    if (const auto* ub = doc_.get(ex, "ub")) {
+      const Where uw{"rounds", static_cast<long>(k), "expect.ub"};
+      std::vector<const json::Value*> us;
+      doc_.items(*ub, us);
+      for (const auto* u : us) {
+        const auto& key = c.need(*u, "clause", uw);
+        auto cid = spec::find_clause(key.text);
+        if (!cid) c.fail(uw, "unknown clause \"" + std::string(key.text) + "\"");
+        std::vector<uint8_t> lanes;
+        read_set(c, c.need(*u, "lanes", uw), n, uw, lanes);
+        std::vector<unsigned> ls;
+        for (unsigned i = 0; i < n; ++i)
+          if (lanes[i]) ls.push_back(i);
+        e.ub.push_back({*cid, ls});
+      }
+    }
+  }
+  return out;
+}
+
+Vector VectorReader::full(std::string_view line, std::size_t line_no) {
+  const auto& ex = parse_expect(line, line_no, false);  // validates the line, fills the instruction
+  LineCtx c{file_, line_no, doc_};
+  const auto& root = doc_.root();
+  Vector v;
+  v.id = ex.id;
+  v.instr = *ex.instr;
+  v.clauses = ex.clauses;
+  if (const auto* s = doc_.get(root, "source")) v.source = std::string(s->text);
+  const auto syn = spec::value_syntax(v.instr);
+  const bool cta = v.is_cta();
+  std::vector<uint8_t> exited, inactive;
+  std::vector<const json::Value*> xs;
+  for (std::size_t k = 0; k < rounds_.size(); ++k) {
+    const json::Value& r = *rounds_[k];
+    const long kk = static_cast<long>(k);
+    const Where rw{"rounds", kk, ""};
+    Round round;
+    const std::size_t n = ex.rounds[k].defined.size();
+    read_set(c, c.need(r, "exited", rw), n, Where{"rounds", kk, "exited"}, exited);
+    read_set(c, c.need(r, "inactive", rw), n, Where{"rounds", kk, "inactive"}, inactive);
+    std::vector<uint64_t> a(n, 0);
+    if (!syn.none) {
+      const Where aw{"rounds", kk, "a"};
+      read_list(c, c.need(r, "a", rw), n, aw, xs);
+      for (std::size_t i = 0; i < n; ++i) a[i] = read_bits(c, *xs[i], cta ? 32 : syn.bits, aw);
+    }
+    if (cta) {
+      round.cta = model::make_cta(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        round.cta.exited[i] = exited[i];
+        round.cta.arrive[i] = !exited[i] && !inactive[i];
+        round.cta.pred[i] = static_cast<uint32_t>(a[i]);
+      }
+    } else {
+      round.warp = model::make_warp(v.instr.instr.imm_mask.value_or(0));
+      if (!v.instr.instr.imm_mask) {
+        const Where mw{"rounds", kk, "mask"};
+        read_list(c, c.need(r, "mask", rw), n, mw, xs);
+        for (std::size_t i = 0; i < n; ++i)
+          round.warp.mask[i] = static_cast<uint32_t>(read_bits(c, *xs[i], 32, mw));
+      }
+      if (const auto* st = doc_.get(r, "site")) {
+        const Where sw{"rounds", kk, "site"};
+        read_list(c, *st, n, sw, xs);
+        for (std::size_t i = 0; i < n; ++i)
+          round.warp.site[i] = static_cast<uint32_t>(read_bits(c, *xs[i], 32, sw));
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        if (exited[i] && inactive[i])
+          c.fail(rw, "lane " + std::to_string(i) + " is both exited and inactive");
+        model::set_status(round.warp, i,
+                          exited[i]     ? model::LaneStatus::Exited
+                          : inactive[i] ? model::LaneStatus::Inactive
+                                        : model::LaneStatus::Executes);
+        round.warp.a[i] = a[i];
+      }
+    }
+    v.rounds.push_back(std::move(round));
+  }
+  return v;
+}
+
+const ResultLine& ResultReader::parse(std::string_view line, std::size_t line_no,
+                                      const std::vector<std::size_t>& widths) {
+  try {
+    return pull(line, widths);
+  } catch (const json::Pull::Error&) {
+  } catch (const NeedDom&) {
+  }
+  return parse_dom(line, line_no, widths);
+}
+
+const ResultLine& ResultReader::pull(std::string_view line,
+                                     const std::vector<std::size_t>& widths) {
+  json::Pull p(line);
+  ResultLine& out = cur_;
+  out.skipped = false;
+  bool have_id = false, flat = false, nested = false;
+  std::size_t rounds = 0;
+  auto reset = [&](std::size_t k) {
+    if (k >= widths.size()) throw NeedDom{};
+    if (out.rounds.size() <= k) out.rounds.resize(k + 1);
+    Observed& o = out.rounds[k];
+    o.d.assign(widths[k], 0);
+    o.p.assign(widths[k], 0);
+    o.present.assign(widths[k], 0);
+    o.ub_reported = false;
+    return &o;
+  };
+  // Reads d/p/ub members of one round object until its closing brace.
+  auto round_members = [&](Observed& o, std::size_t n, std::string_view first) {
+    bool have_d = false, have_p = false;
+    std::vector<uint8_t> p_present(n, 0);
+    std::string_view k = first;
+    while (true) {
+      if (k == "d") {
+        pull_lanes(p, n, 32, o.d, &o.present);
+        have_d = true;
+      } else if (k == "p") {
+        std::vector<uint32_t> pv(n, 0);
+        pull_lanes(p, n, 1, pv, &p_present);
+        for (std::size_t i = 0; i < n; ++i) o.p[i] = pv[i] != 0;
+        have_p = true;
+      } else if (k == "ub") {
+        o.ub_reported = p.boolean();
+      } else {
+        return std::pair{have_d, have_p ? p_present : std::vector<uint8_t>{}};
+      }
+      if (!p.accept(',')) break;
+      k = p.key();
+    }
+    return std::pair{have_d, have_p ? p_present : std::vector<uint8_t>{}};
+  };
+  auto finish = [&](Observed& o, std::size_t n, const std::pair<bool, std::vector<uint8_t>>& got) {
+    if (!got.first && !got.second.empty()) o.present = got.second;
+    if (!got.first && got.second.empty()) o.present.assign(n, 1);  // forms without a destination
+  };
+  p.expect('{');
+  if (p.peek() == '}') throw NeedDom{};
+  do {
+    const auto k = p.key();
+    if (k == "id") {
+      out.id = p.bits(64);
+      have_id = true;
+    } else if (k == "skipped") {
+      out.skipped = p.boolean();
+    } else if (k == "rounds") {
+      nested = true;
+      p.expect('[');
+      if (!p.accept(']')) do {
+          Observed* o = reset(rounds);
+          p.expect('{');
+          if (p.accept('}')) {
+            finish(*o, widths[rounds], {false, {}});
+          } else {
+            auto got = round_members(*o, widths[rounds], p.key());
+            p.expect('}');
+            finish(*o, widths[rounds], got);
+          }
+          ++rounds;
+        } while (p.more_items());
+    } else if (k == "d" || k == "p" || k == "ub") {
+      if (flat || nested) throw NeedDom{};
+      flat = true;
+      Observed* o = reset(0);
+      auto got = round_members(*o, widths[0], k);
+      finish(*o, widths[0], got);
+      rounds = 1;
+      p.expect('}');
+      p.end();
+      if (!have_id) throw NeedDom{};
+      break;
+    } else {
+      p.skip();
+    }
+    if (flat) break;
+  } while (p.more_members());
+  if (!flat) p.end();
+  if (!have_id) throw NeedDom{};
+  if (out.skipped) {
+    out.rounds.clear();
+    return out;
+  }
+  if (!flat && !nested) {  // no d, p or rounds: a form without a destination, all present
+    finish(*reset(0), widths[0], {false, {}});
+    rounds = 1;
+  }
+  if (rounds != widths.size()) throw NeedDom{};
+  out.rounds.resize(rounds);
+  return out;
+}
+
+const ResultLine& ResultReader::parse_dom(std::string_view line, std::size_t line_no,
+                                          const std::vector<std::size_t>& widths) {
+  if (!doc_.parse(line)) bad(file_, line_no, doc_.error_column(), doc_.error());
+  LineCtx c{file_, line_no, doc_};
+  const auto& root = doc_.root();
+  if (root.kind != json::Kind::Object)
+    c.fail("expected a result object such as {\"id\": 1, \"d\": [...]}");
+  ResultLine& out = cur_;
+  auto id = json::as_uint(c.need(root, "id", Where{"result", -1, ""}));
+  if (!id) c.fail("\"id\": expected a non-negative integer");
+  out.id = *id;
+  out.skipped = false;
+  if (const auto* sk = doc_.get(root, "skipped"); sk && sk->text == "true") {
+    out.skipped = true;
+    out.rounds.clear();
+    return out;
+  }
+  const bool nested = doc_.get(root, "rounds") != nullptr;
+  if (nested) {
+    const auto* rs = doc_.get(root, "rounds");
+    if (rs->kind != json::Kind::Array) c.fail("\"rounds\": expected an array");
+    doc_.items(*rs, rounds_);
+  } else {
+    rounds_.assign(1, &root);
+  }
+  if (rounds_.size() != widths.size())
+    c.fail(std::to_string(rounds_.size()) + " rounds, but vector " + std::to_string(out.id) +
+           " has " + std::to_string(widths.size()));
+  out.rounds.resize(rounds_.size());
+  for (std::size_t k = 0; k < rounds_.size(); ++k) {
+    const char* base = nested ? "rounds" : "result";
+    const long kk = nested ? static_cast<long>(k) : -1;
+    const std::size_t n = widths[k];
+    Observed& o = out.rounds[k];
+    o.d.assign(n, 0);
+    o.p.assign(n, 0);
+    o.present.assign(n, 0);
+    o.ub_reported = false;
+    const auto* d = doc_.get(*rounds_[k], "d");
+    const auto* p = doc_.get(*rounds_[k], "p");
+    if (d) {
+      const Where dw{base, kk, "d"};
+      read_list(c, *d, n, dw, scratch_);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (scratch_[i]->kind == json::Kind::Null) continue;
+        o.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, dw));
+        o.present[i] = 1;
+      }
+    }
+    if (p) {
+      const Where pw{base, kk, "p"};
+      read_list(c, *p, n, pw, scratch_);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (scratch_[i]->kind == json::Kind::Null) continue;
+        o.p[i] = read_bits(c, *scratch_[i], 1, pw) != 0;
+        if (!d) o.present[i] = 1;
+      }
+    }
+    if (!d && !p) o.present.assign(n, 1);  // forms without a destination
+    if (const auto* ub = doc_.get(*rounds_[k], "ub")) o.ub_reported = ub->text == "true";
+  }
+  return out;
+}
+
+std::string result_line(uint64_t id, const std::vector<Observed>& rounds, bool pred_d,
+                        bool with_p) {
+  auto one = [&](const Observed& o) {
+    std::string s = "\"d\":[";
+    for (std::size_t i = 0; i < o.d.size(); ++i) {
+      s += i ? "," : "";
+      s += !o.present[i] ? "null" : pred_d ? (o.d[i] ? "true" : "false") : hex32(o.d[i]);
+    }
+    s += "]";
+    if (with_p) {
+      s += ",\"p\":[";
+      for (std::size_t i = 0; i < o.p.size(); ++i)
+        s += std::string(i ? "," : "") + (!o.present[i] ? "null" : o.p[i] ? "1" : "0");
+      s += "]";
+    }
+    if (o.ub_reported) s += ",\"ub\":true";
+    return s;
+  };
+  if (rounds.size() == 1) return "{\"id\":" + std::to_string(id) + "," + one(rounds[0]) + "}";
+  std::string s = "{\"id\":" + std::to_string(id) + ",\"rounds\":[";
+  for (std::size_t k = 0; k < rounds.size(); ++k) s += (k ? ",{" : "{") + one(rounds[k]) + "}";
+  return s + "]}";
+}
+
+}  // namespace warpspec::vectors

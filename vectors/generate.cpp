@@ -1,0 +1,457 @@
+#include "vectors/generate.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "vectors/check.hpp"
+
+namespace warpspec::vectors {
+
+namespace {
+
+using spec::FormId;
+
+spec::ParsedInstr parse(const std::string& text) {
+  return std::get<spec::ParsedInstr>(spec::parse_instruction(text));
+}
+
+template <class T>
+T pick(std::mt19937_64& rng, const std::vector<T>& xs) {
+  return xs[rng() % xs.size()];
+}
+
+bool coin(std::mt19937_64& rng, double p) {
+  return std::uniform_real_distribution<>(0, 1)(rng) < p;
+}
+
+// Corner values for an operand syntax.
+std::vector<uint64_t> corner_pool(const spec::ValueSyntax& syn, std::mt19937_64& rng) {
+  if (syn.is_pred) return {0, 1};
+  if (syn.bits == 64) {
+    const uint64_t base = rng() & 0xffffffffull;
+    return {0,
+            1,
+            base,
+            base | (1ull << 32),
+            base | (0xffffffffull << 32),
+            0x8000000000000000ull,
+            0x7ff8000000000000ull,
+            0x7ff8000000000001ull,
+            0xffffffffffffffffull,
+            rng()};
+  }
+  if (syn.is_float)
+    return {0x00000000u, 0x80000000u,
+            0x7fc00000u, 0x7fc00001u,
+            0xffc00000u, 0x7f800000u,
+            0xff800000u, 0x3f800000u,
+            0xbf800000u, 0x40a00000u,
+            0xc0a00000u, 0x00000001u,
+            0x7fffffffu, static_cast<uint32_t>(rng())};
+  return {0u,
+          1u,
+          2u,
+          0x7fffffffu,
+          0x80000000u,
+          0xffffffffu,
+          0xfffffffeu,
+          0x80000000u >> 1,
+          0x7fc00001u,
+          static_cast<uint32_t>(rng() & 0xffff),
+          static_cast<uint32_t>(rng())};
+}
+
+std::vector<uint64_t> draw_values(const spec::ValueSyntax& syn, std::mt19937_64& rng,
+                                  std::size_t n) {
+  auto pool = corner_pool(syn, rng);
+  std::vector<uint64_t> chosen;
+  const std::size_t k = pick<std::size_t>(rng, {1, 2, 2, 3, 4, 32});
+  for (std::size_t i = 0; i < k; ++i) chosen.push_back(coin(rng, 0.75) ? pick(rng, pool) : rng());
+  std::vector<uint64_t> out(n);
+  const uint64_t width = syn.bits == 64 ? ~0ull : 0xffffffffull;
+  for (auto& x : out) x = pick(rng, chosen) & width;
+  if (syn.is_pred)
+    for (auto& x : out) x &= 1;
+  return out;
+}
+
+model::Cta random_cta(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
+  const std::size_t n = pick<std::size_t>(rng, {32, 33, 64, 96, 128, 256});
+  model::Cta c = model::make_cta(n);
+  const double pe = pick<double>(rng, {0.0, 0.1, 0.5});
+  for (std::size_t t = 0; t < n; ++t)
+    if (coin(rng, pe)) {
+      c.exited[t] = true;
+      c.arrive[t] = false;
+    }
+  const auto style = rng() % 3;
+  for (std::size_t t = 0; t < n; ++t) {
+    const uint32_t v = pick<uint32_t>(rng, {0u, 1u, 2u, 0xffffffffu});
+    c.pred[t] = style == 0 ? v : style == 1 ? 1u : (coin(rng, 0.9) ? 1u : v);
+  }
+  if (allow_ub && coin(rng, 0.2)) {
+    const std::size_t t = rng() % n;
+    c.exited[t] = false;
+    c.arrive[t] = false;
+  }
+  (void)in;
+  return c;
+}
+
+model::Warp random_warp(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
+  model::Warp w = model::make_warp(0);
+  // Split the warp into groups; each group's executing lanes pass the group's lanes as mask.
+  std::array<int, 32> group{};
+  group.fill(-1);
+  const auto style = rng() % 6;
+  if (style == 0) {
+    group.fill(0);
+  } else if (style == 1) {
+    const unsigned lo = rng() % 32, hi = lo + rng() % (32 - lo);
+    for (unsigned i = lo; i <= hi; ++i) group[i] = 0;
+  } else if (style == 2) {
+    for (auto& g : group) g = coin(rng, 0.6) ? 0 : -1;
+  } else if (style == 3) {
+    group[rng() % 32] = 0;
+  } else {
+    const int groups = style == 4 ? 2 : 3;
+    for (auto& g : group) g = coin(rng, 0.85) ? static_cast<int>(rng() % groups) : -1;
+  }
+  std::array<uint32_t, 4> masks{};
+  for (unsigned i = 0; i < 32; ++i)
+    if (group[i] >= 0) masks[group[i]] |= 1u << i;
+  const double pe = pick<double>(rng, {0.0, 0.0, 0.15, 0.4});
+  for (unsigned i = 0; i < 32; ++i) {
+    const bool exited = group[i] >= 0 ? coin(rng, pe) : coin(rng, 0.3);
+    model::set_status(w, i,
+                      exited          ? model::LaneStatus::Exited
+                      : group[i] >= 0 ? model::LaneStatus::Executes
+                                      : model::LaneStatus::Inactive);
+    w.mask[i] = group[i] >= 0 ? masks[group[i]] : static_cast<uint32_t>(rng());
+  }
+  const auto syn = spec::value_syntax(in);
+  if (!syn.none) {
+    auto vals = draw_values(syn, rng, 32);
+    for (unsigned i = 0; i < 32; ++i) w.a[i] = vals[i];
+  }
+  if (coin(rng, 0.15))
+    for (auto& s : w.site) s = coin(rng, 0.5) ? 1 : 0;
+  if (allow_ub && coin(rng, 0.25)) {
+    std::vector<unsigned> execs;
+    for (unsigned i = 0; i < 32; ++i)
+      if (model::status(w, i) == model::LaneStatus::Executes) execs.push_back(i);
+    if (!execs.empty()) {
+      const unsigned i = pick(rng, execs);
+      switch (rng() % 3) {
+        case 0:
+          w.mask[i] &= ~(1u << i);
+          break;
+        case 1: {
+          const unsigned j = pick(rng, execs);
+          if (j != i)
+            model::set_status(w, j, model::LaneStatus::Inactive);
+          else
+            w.mask[i] |= 1u << ((i + 1) % 32);
+          break;
+        }
+        default:
+          w.mask[i] ^= 1u << ((i + 1 + rng() % 31) % 32);
+          break;
+      }
+    }
+  }
+  return w;
+}
+
+// Boundary designs: states that the random draws reach only rarely.
+std::vector<std::vector<Round>> boundary(const spec::ParsedInstr& in) {
+  std::vector<std::vector<Round>> out;
+  const auto& f = spec::form_info(in.instr.form);
+  if (f.family == spec::Family::CtaBarrier) {
+    // Two barriers in a row; the second one's threads are all false (catches carried state).
+    model::Cta a = model::make_cta(64), b = model::make_cta(64);
+    for (auto& p : a.pred) p = 1;
+    a.exited[63] = b.exited[63] = true;
+    a.arrive[63] = b.arrive[63] = false;
+    a.pred[63] = 0;
+    b.pred[63] = 1;  // an exited thread's last predicate must not count
+    out.push_back({Round{{}, a}, Round{{}, b}});
+    model::Cta c = model::make_cta(32);
+    for (auto& p : c.pred) p = 2;
+    c.pred[0] = 1;
+    out.push_back({Round{{}, c}});
+    return out;
+  }
+  auto warp = [](uint32_t mask, auto value) {
+    model::Warp w = model::make_warp(mask);
+    for (unsigned i = 0; i < 32; ++i) {
+      w.a[i] = value(i);
+      if (!((mask >> i) & 1u)) model::set_status(w, i, model::LaneStatus::Inactive);
+    }
+    return w;
+  };
+  // Two groups side by side, each with its own mask, holding the same values.
+  model::Warp two = warp(0xffffffffu, [](unsigned i) { return uint64_t{i % 3 == 0}; });
+  for (unsigned i = 0; i < 32; ++i) two.mask[i] = i < 16 ? 0x0000ffffu : 0xffff0000u;
+  out.push_back({Round{two, {}}});
+  // The worked example.
+  out.push_back(
+      {Round{warp(0xffffffffu, [](unsigned i) { return uint64_t{i > 1 ? 6u : 5u}; }), {}}});
+  // Exited lanes inside the mask holding other values.
+  model::Warp ex = warp(0xffffffffu, [](unsigned i) { return uint64_t{i >= 28 ? 0u : 1u}; });
+  for (unsigned i = 28; i < 32; ++i) model::set_status(ex, i, model::LaneStatus::Exited);
+  out.push_back({Round{ex, {}}});
+  if (f.mode == spec::Mode::Ballot) {
+    // Everyone votes true with the full mask, then half the warp votes with its own mask.
+    model::Warp first = warp(0xffffffffu, [](unsigned) { return uint64_t{1}; });
+    model::Warp second = warp(0x0000ffffu, [](unsigned i) { return uint64_t{i % 2}; });
+    out.push_back({Round{first, {}}, Round{second, {}}});
+  }
+  return out;
+}
+
+struct Candidate {
+  Vector v;
+  std::vector<Expected> e;
+  std::set<std::pair<int, int>> covers;  // (kind 0 mutant / 1 ub clause, id)
+};
+
+// The clauses a vector covers, given what it kills: the violated clauses of those mutants, the
+// UB clauses that fire, and clauses a vector can only exercise.
+std::vector<spec::ClauseId> clauses_from(const Vector& v, const std::vector<Expected>& e,
+                                         const std::vector<MutantId>& killed) {
+  std::set<spec::ClauseId> out;
+  for (auto m : killed) out.insert(violated_clause(m, v.instr.instr.form));
+  for (const auto& r : e)
+    for (const auto& u : r.ub) out.insert(u.first);
+  // .uni cannot observe the negation (it computes the same either way): a negated .uni vector
+  // exercises the clause without a mutant to kill.
+  if (v.instr.instr.negate && v.instr.instr.form == FormId::VoteUni && !has_ub(e))
+    out.insert(spec::ClauseId::VoteNegate);
+  return {out.begin(), out.end()};
+}
+
+Candidate make_candidate(Vector v, spec::Target t, spec::PtxVersion p) {
+  Candidate c{std::move(v), {}, {}};
+  c.e = expected(c.v, t, p);
+  std::vector<MutantId> killed;
+  for (const auto& m : mutants())
+    if (kills(m.id, c.v, c.e, t, p)) {
+      killed.push_back(m.id);
+      c.covers.insert({0, static_cast<int>(m.id)});
+    }
+  for (auto clause : clauses_from(c.v, c.e, killed)) c.covers.insert({1, static_cast<int>(clause)});
+  return c;
+}
+
+Vector make_vector(const spec::ParsedInstr& in, std::vector<Round> rounds, std::string source) {
+  Vector v;
+  v.instr = in;
+  v.rounds = std::move(rounds);
+  v.source = std::move(source);
+  return v;
+}
+
+std::vector<Round> random_rounds(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
+  const auto& f = spec::form_info(in.instr.form);
+  const bool stateful = f.mode == spec::Mode::Ballot ||
+                        (f.family == spec::Family::CtaBarrier && f.mode != spec::Mode::None);
+  std::vector<Round> rounds{random_round(in, rng, allow_ub)};
+  if (stateful && coin(rng, 0.4)) rounds.push_back(random_round(in, rng, false));
+  return rounds;
+}
+
+// The targets of a form: the mutants that apply to it and every clause it has (sm_6x clauses
+// only on sm_6x targets).
+std::set<std::pair<int, int>> targets_of(FormId form, spec::Target t) {
+  std::set<std::pair<int, int>> out;
+  for (const auto& in : instructions_for(form))
+    for (const auto& m : mutants())
+      if (applies(m.id, in)) out.insert({0, static_cast<int>(m.id)});
+  for (auto c : spec::form_info(form).clauses) {
+    const bool sm6x = c == spec::ClauseId::VoteUbSm6xConvergence ||
+                      c == spec::ClauseId::SyncwarpUbSm6xConvergence;
+    if (!sm6x || spec::is_pre_volta(t)) out.insert({1, static_cast<int>(c)});
+  }
+  if (spec::is_pre_volta(t)) {
+    // Before Volta an exited lane named in a __syncwarp mask already breaks the union rule, so
+    // "exited lanes need not arrive" cannot be observed without undefined behaviour.
+    out.erase({1, static_cast<int>(spec::ClauseId::SyncwarpExitedOk)});
+    out.erase({0, static_cast<int>(MutantId::SyncwarpWaitsForExited)});
+  }
+  return out;
+}
+
+}  // namespace
+
+Round random_round(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
+  if (!spec::is_warp_form(in.instr.form)) return Round{{}, random_cta(in, rng, allow_ub)};
+  return Round{random_warp(in, rng, allow_ub), {}};
+}
+
+std::vector<spec::ParsedInstr> instructions_for(FormId form) {
+  const auto& f = spec::form_info(form);
+  const std::string name(f.name);
+  switch (f.family) {
+    case spec::Family::Match:
+      return {parse(name + (f.optional_p ? " d|p, a, m;" : " d, a, m;"))};
+    case spec::Family::Vote:
+      return {parse(name + " d, a, m;"), parse(name + " d, !a, m;")};
+    case spec::Family::Redux:
+      return {parse(name + " d, a, m;")};
+    case spec::Family::WarpBarrier:
+      return {parse(name + " m;")};
+    case spec::Family::CtaBarrier:
+      return {parse(f.mode == spec::Mode::None ? name + " 0;" : name + " d, 0, a;")};
+  }
+  return {};
+}
+
+std::vector<spec::ClauseId> covered_clauses(const Vector& v, spec::Target t, spec::PtxVersion p) {
+  const auto e = expected(v, t, p);
+  std::vector<MutantId> killed;
+  for (const auto& m : mutants())
+    if (kills(m.id, v, e, t, p)) killed.push_back(m.id);
+  return clauses_from(v, e, killed);
+}
+
+std::map<FormId, FormCoverage> coverage_of(const std::vector<Vector>& vectors, spec::Target t,
+                                           spec::PtxVersion p) {
+  std::map<FormId, FormCoverage> cov;
+  for (const auto& v : vectors) {
+    auto& fc = cov[v.instr.instr.form];
+    ++fc.vectors;
+    const auto e = expected(v, t, p);
+    for (const auto& m : mutants())
+      if (kills(m.id, v, e, t, p) &&
+          std::find(fc.killed.begin(), fc.killed.end(), m.id) == fc.killed.end())
+        fc.killed.push_back(m.id);
+    for (auto c : covered_clauses(v, t, p))
+      if (std::find(fc.covered.begin(), fc.covered.end(), c) == fc.covered.end())
+        fc.covered.push_back(c);
+  }
+  for (auto& [form, fc] : cov) {
+    const auto targets = targets_of(form, t);
+    for (auto c : spec::form_info(form).clauses)
+      if (targets.count({1, static_cast<int>(c)})) fc.clauses.push_back(c);
+    for (const auto& [kind, id] : targets)
+      if (kind == 0) fc.mutants.push_back(static_cast<MutantId>(id));
+    // Only what can be observed on this target counts as covered.
+    std::erase_if(fc.covered, [&](spec::ClauseId c) {
+      return !targets.count({1, static_cast<int>(c)});
+    });
+    std::erase_if(fc.killed, [&](MutantId m) { return !targets.count({0, static_cast<int>(m)}); });
+    std::sort(fc.killed.begin(), fc.killed.end());
+    std::sort(fc.covered.begin(), fc.covered.end());
+  }
+  return cov;
+}
+
+Suite generate(const GenOptions& opt) {
+  Suite suite{{}, {}, opt.target, opt.ptx, opt.seed};
+  std::vector<FormId> forms = opt.forms;
+  if (forms.empty())
+    for (const auto& f : spec::kForms)
+      if (spec::check_availability(f.avail, opt.target, opt.ptx).available) forms.push_back(f.id);
+
+  std::vector<Vector> chosen, chosen_ub, extra;
+  for (FormId form : forms) {
+    // One generator per form, so a form's vectors do not depend on which other forms were asked.
+    std::mt19937_64 rng(opt.seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(form) + 1);
+    auto targets = targets_of(form, opt.target);
+    std::vector<Candidate> pool;
+    for (const auto& in : instructions_for(form)) {
+      for (auto& rounds : boundary(in))
+        pool.push_back(make_candidate(make_vector(in, rounds, "boundary"), opt.target, opt.ptx));
+      for (std::size_t k = 0; k < opt.pool; ++k)
+        pool.push_back(make_candidate(make_vector(in, random_rounds(in, rng, true), "witness"),
+                                      opt.target, opt.ptx));
+    }
+    // Targets no candidate reaches get a longer search of their own.
+    std::set<std::pair<int, int>> reached;
+    for (const auto& c : pool) reached.insert(c.covers.begin(), c.covers.end());
+    for (const auto& target : targets) {
+      if (reached.count(target)) continue;
+      for (int tries = 0; tries < 4000; ++tries) {
+        const auto ins = instructions_for(form);
+        const auto& in = ins[rng() % ins.size()];
+        auto c = make_candidate(make_vector(in, random_rounds(in, rng, true), "witness"),
+                                opt.target, opt.ptx);
+        if (c.covers.count(target)) {
+          reached.insert(c.covers.begin(), c.covers.end());
+          pool.push_back(std::move(c));
+          break;
+        }
+      }
+    }
+    // Greedy cover: the candidate covering most uncovered targets, then the smallest one.
+    std::set<std::pair<int, int>> left;
+    for (const auto& t : targets)
+      if (reached.count(t)) left.insert(t);
+    while (!left.empty()) {
+      const Candidate* best = nullptr;
+      std::size_t best_gain = 0;
+      for (const auto& c : pool) {
+        std::size_t gain = 0;
+        for (const auto& t : c.covers) gain += left.count(t);
+        if (gain > best_gain ||
+            (gain == best_gain && gain > 0 && vector_size(c.v) < vector_size(best->v))) {
+          best = &c;
+          best_gain = gain;
+        }
+      }
+      if (!best) break;
+      for (const auto& t : best->covers) left.erase(t);
+      (has_ub(best->e) ? chosen_ub : chosen).push_back(best->v);
+    }
+    // Diagnosis: every mutant also gets a vector that it alone (of the catalog) explains, when
+    // the pool has one, so `check` can name the bug rather than a set of suspects.
+    for (const auto& [kind, id] : targets) {
+      if (kind != 0) continue;
+      const auto m = static_cast<MutantId>(id);
+      auto unique = [&](const Vector& v) {
+        auto why = explain_failure(v, run_mutant(m, v, opt.target, opt.ptx), opt.target, opt.ptx);
+        return why.size() == 1 && why[0] == m;
+      };
+      bool have = false;
+      for (const auto* list : {&chosen, &chosen_ub})
+        for (const auto& v : *list)
+          if (!have && v.instr.instr.form == form &&
+              kills(m, v, expected(v, opt.target, opt.ptx), opt.target, opt.ptx) && unique(v))
+            have = true;
+      if (have) continue;
+      const Candidate* best = nullptr;
+      for (const auto& c : pool)
+        if (c.covers.count({0, id}) && (!best || vector_size(c.v) < vector_size(best->v)) &&
+            unique(c.v))
+          best = &c;
+      if (best) (has_ub(best->e) ? chosen_ub : chosen).push_back(best->v);
+    }
+    if (opt.boundary)
+      for (const auto& in : instructions_for(form))
+        for (auto& rounds : boundary(in)) extra.push_back(make_vector(in, rounds, "boundary"));
+    for (std::size_t k = 0; k < opt.random_count; ++k) {
+      const auto ins = instructions_for(form);
+      const auto& in = ins[rng() % ins.size()];
+      extra.push_back(make_vector(in, random_rounds(in, rng, true), "random"));
+    }
+  }
+  // Defined vectors first, UB vectors kept apart at the end.
+  std::vector<Vector> extra_ub;
+  for (auto& v : extra) {
+    const bool ub = has_ub(expected(v, opt.target, opt.ptx));
+    (ub ? extra_ub : chosen).push_back(std::move(v));
+  }
+  chosen.insert(chosen.end(), chosen_ub.begin(), chosen_ub.end());
+  chosen.insert(chosen.end(), extra_ub.begin(), extra_ub.end());
+  uint64_t id = 1;
+  for (auto& v : chosen) {
+    v.id = id++;
+    v.clauses = covered_clauses(v, opt.target, opt.ptx);
+  }
+  suite.vectors = std::move(chosen);
+  suite.coverage = coverage_of(suite.vectors, opt.target, opt.ptx);
+  return suite;
+}
+
+}  // namespace warpspec::vectors

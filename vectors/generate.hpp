@@ -1,0 +1,61 @@
+#pragma once
+// Building conformance suites: candidate states per form (boundary designs and seeded random
+// states that lean to the corners), the mutants and clauses each candidate covers, and a greedy
+// cover that keeps as few vectors as possible while killing every applicable mutant and making
+// every reachable UB clause fire.
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "vectors/mutants.hpp"
+#include "vectors/vector.hpp"
+
+namespace warpspec::vectors {
+
+/// What to generate.
+struct GenOptions {
+  std::vector<spec::FormId> forms;  ///< empty: every form available on the target
+  spec::Target target = spec::kDefaultTarget;
+  spec::PtxVersion ptx = spec::kLatestPtx;
+  uint64_t seed = 1;
+  std::size_t random_count = 0;  ///< seeded random vectors added after the cover
+  bool boundary = false;         ///< also add every boundary design
+  std::size_t pool = 160;        ///< random candidates per instruction for the cover search
+};
+
+/// Coverage of one form by a suite.
+struct FormCoverage {
+  std::vector<spec::ClauseId> clauses;  ///< every clause of the form
+  std::vector<spec::ClauseId> covered;  ///< clauses the suite covers
+  std::vector<MutantId> mutants;        ///< mutants that apply to the form
+  std::vector<MutantId> killed;         ///< mutants some vector of the suite kills
+  std::size_t vectors = 0;
+};
+
+/// A generated suite and its coverage.
+struct Suite {
+  std::vector<Vector> vectors;
+  std::map<spec::FormId, FormCoverage> coverage;
+  spec::Target target;
+  spec::PtxVersion ptx;
+  uint64_t seed = 1;
+};
+
+/// Generates a suite. Same options, same suite.
+Suite generate(const GenOptions& opt);
+
+/// The instructions a suite uses for a form (vote forms appear plain and negated).
+std::vector<spec::ParsedInstr> instructions_for(spec::FormId form);
+
+/// The clauses a vector covers: those of the mutants it kills and the UB clauses that fire.
+std::vector<spec::ClauseId> covered_clauses(const Vector& v, spec::Target t, spec::PtxVersion p);
+
+/// Recomputes the coverage of `vectors` (used by `vectors --report` on a file).
+std::map<spec::FormId, FormCoverage> coverage_of(const std::vector<Vector>& vectors, spec::Target t,
+                                                 spec::PtxVersion p);
+
+/// Seeded corner-leaning random rounds for an instruction (exposed for tests).
+Round random_round(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub);
+
+}  // namespace warpspec::vectors

@@ -1,0 +1,77 @@
+#pragma once
+// The mutant catalog: semantic bugs drawn from how real implementations get these primitives
+// wrong. Each mutant names the clause it violates. A vector kills a mutant when the mutant's
+// answer departs from the specification on a defined lane (or it reports UB on a defined round).
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "vectors/vector.hpp"
+
+namespace warpspec::vectors {
+
+/// Every mutant in the catalog.
+enum class MutantId : uint8_t {
+  MembermaskIgnored,
+  ExitedCounted,
+  StaleBallotBits,
+  FloatMatchByValue,
+  Match64LowHalf,
+  MatchAnyWithoutSelf,
+  MatchAllAsAny,
+  MatchAllPredInverted,
+  MatchAllGivesMembermask,
+  NegationIgnored,
+  VoteAllAnySwapped,
+  VoteUniInverted,
+  MinMaxSignSwapped,
+  ReduxIdentityZero,
+  ReduxAddSaturates,
+  ReduxBitwiseOnLogical,
+  F32ZeroOrderIgnored,
+  F32AbsIgnored,
+  F32NanQualifierSwapped,
+  F32NanNotCanonical,
+  SyncwarpWaitsForExited,
+  CtaNotReset,
+  CtaExitedCounted,
+  CtaCountSumsValues,
+  CtaAndBitwise,
+  CtaWaitsForExited,
+  Count_
+};
+inline constexpr int kMutantCount = static_cast<int>(MutantId::Count_);
+
+/// A catalog row.
+struct MutantInfo {
+  MutantId id;
+  std::string_view key;          ///< stable name, e.g. "membermask_ignored"
+  std::string_view description;  ///< the bug, in one line
+  spec::ClauseId clause;         ///< the clause it violates (on match forms; see violated_clause)
+};
+
+/// The catalog, in MutantId order.
+std::span<const MutantInfo> mutants();
+/// The row of one mutant.
+const MutantInfo& mutant_info(MutantId id);
+/// Looks a mutant up by key.
+std::optional<MutantId> find_mutant(std::string_view key);
+
+/// The clause the mutant violates on this form (a family's own participants clause, the
+/// reduction's own clause).
+spec::ClauseId violated_clause(MutantId m, spec::FormId form);
+
+/// True when the mutant changes the behaviour of this instruction at all (e.g. the .f32 mutants
+/// apply only to the .f32 redux forms, NegationIgnored only to a negated source).
+bool applies(MutantId m, const spec::ParsedInstr& in);
+
+/// What an implementation with this bug would report for every round of `v`.
+std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target target,
+                                 spec::PtxVersion ptx);
+
+/// True when the mutant's answer departs from the specification on `v`.
+bool kills(MutantId m, const Vector& v, const std::vector<Expected>& e, spec::Target target,
+           spec::PtxVersion ptx);
+
+}  // namespace warpspec::vectors

@@ -1,0 +1,83 @@
+#pragma once
+// Conformance vectors: an instruction, one or more successive states ("rounds") it runs on, and
+// what the specification says each round returns. Successive rounds catch implementations that
+// keep state between instructions (stale ballot bits, a block reduction never reset).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/eval.hpp"
+#include "spec/instr_parse.hpp"
+
+namespace warpspec::vectors {
+
+/// One execution of the instruction: a warp state, or a block state for the block barriers.
+struct Round {
+  model::Warp warp{};
+  model::Cta cta{};
+};
+
+/// A conformance vector.
+struct Vector {
+  uint64_t id = 0;
+  spec::ParsedInstr instr;
+  std::vector<Round> rounds;
+  std::string source;                   ///< "witness", "boundary" or "random"
+  std::vector<spec::ClauseId> clauses;  ///< the clauses this vector covers
+
+  /// True for the block barriers (rounds use `cta`).
+  bool is_cta() const { return !spec::is_warp_form(instr.instr.form); }
+};
+
+/// What one round returned on each lane (or thread), as an implementation reports it.
+struct Observed {
+  std::vector<uint32_t> d;
+  std::vector<uint8_t> p;
+  std::vector<uint8_t> present;  ///< the implementation gave a value for this lane
+  bool ub_reported = false;      ///< the implementation says the round is undefined
+};
+
+/// What the specification says of one round.
+struct Expected {
+  std::vector<uint32_t> d;
+  std::vector<uint8_t> p;
+  std::vector<uint8_t> executes;
+  std::vector<uint8_t> defined;  ///< executes and no UB clause fires on the lane
+  std::vector<std::pair<spec::ClauseId, std::vector<unsigned>>> ub;  ///< clauses that fire
+};
+
+/// The lanes (or threads) of a round.
+std::size_t round_width(const Vector& v, const Round& r);
+
+/// The model's answer for every round of `v`, for `target`/`ptx`.
+std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx);
+
+/// True when some round of `v` has undefined behaviour (a UB vector: no implementation has to
+/// match it).
+bool has_ub(const std::vector<Expected>& e);
+
+/// The model's answer in the form an implementation reports it (used by mutants and tests).
+std::vector<Observed> as_observed(const std::vector<Expected>& e);
+
+/// Where an observation first departs from the specification.
+struct Mismatch {
+  enum class Kind : uint8_t { None, Ub, Missing, Value } kind = Kind::None;
+  std::size_t round = 0;
+  std::vector<unsigned> lanes;  ///< every lane of that round that departs
+  std::string what;             ///< "d", "p", "ub" or "result"
+};
+
+/// Compares an observation with the specification, in the order UB, defined-ness, values. UB
+/// vectors are compared only for a UB report on a round the spec defines.
+Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
+                 const std::vector<Observed>& o);
+/// Same, for a vector.
+inline Mismatch compare(const Vector& v, const std::vector<Expected>& e,
+                        const std::vector<Observed>& o) {
+  return compare(v.instr, e, o);
+}
+
+/// Number of executing lanes over all rounds: the size used to pick the smallest vector.
+std::size_t vector_size(const Vector& v);
+
+}  // namespace warpspec::vectors
