@@ -45,10 +45,6 @@ constexpr MutantInfo kMutants[] = {
 static_assert(std::size(kMutants) == static_cast<std::size_t>(kMutantCount),
               "every MutantId has one catalog row");
 
-spec::Family family(const Vector& v) {
-  return spec::form_info(v.instr.instr.form).family;
-}
-
 // Evaluates a changed copy of the vector and reports it on the original's executing lanes.
 std::vector<Observed> run_changed(const Vector& changed, const std::vector<Expected>& orig,
                                   spec::Target t, spec::PtxVersion p) {
