@@ -1,11 +1,16 @@
 // warpspec report: the verification report a newcomer runs first. It states the catalog, then
 // checks the model against every witness the project has: the published worked example, and,
 // when built in, the property library and the recorded hardware corpus.
+#include <filesystem>
+#include <iomanip>
 #include <iostream>
 
 #include "cli/command.hpp"
 #include "model/eval.hpp"
 #include "model/render.hpp"
+#ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
+#include "capture/replay.hpp"
+#endif
 
 namespace warpspec::cli {
 namespace {
@@ -36,7 +41,53 @@ bool worked_example() {
   return agree == 32;
 }
 
-int run_report() {
+#ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
+// Replays the recorded hardware corpus: every lane the spec defines must agree.
+bool hardware_corpus(const std::string& dir) {
+  std::cout << "Hardware corpus (" << dir << "):\n";
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::exists(dir)) files = capture::capture_files(dir);
+  if (files.empty()) {
+    std::cout << "  no capture files found: skipped (give --corpus DIR)\n\n";
+    return true;
+  }
+  capture::Replayer r(capture::Replayer::Options{0, 0});
+  try {
+    for (const auto& f : files) r.add_file(f);
+  } catch (const std::exception& e) {
+    throw Failure{kExitDataError, e.what()};
+  }
+  std::cout << "  " << std::left << std::setw(28) << "form" << std::right << std::setw(8)
+            << "states" << std::setw(15) << "defined lanes" << std::setw(10) << "agree"
+            << std::setw(10) << "differ" << std::setw(18) << "undefined (seen)"
+            << "\n";
+  auto row = [](const std::string& name, const capture::Tally& t) {
+    std::cout << "  " << std::left << std::setw(28) << name << std::right << std::setw(8)
+              << t.states << std::setw(15) << t.lanes << std::setw(10) << t.agreed << std::setw(10)
+              << t.mismatched << std::setw(18) << t.undefined << "\n";
+  };
+  for (const auto& f : spec::kForms)
+    if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
+      row(std::string(f.name), it->second);
+  const auto total = r.total();
+  row("total", total);
+  for (const auto& d : r.devices()) std::cout << "  recorded on " << d << "\n";
+  auto unconfirmed = capture::unconfirmed_forms(r);
+  if (!unconfirmed.empty()) {
+    std::cout << "  not confirmed on this hardware:";
+    for (auto f : unconfirmed) std::cout << " " << spec::form_info(f).name;
+    std::cout << "\n";
+  }
+  const bool ok = total.mismatched == 0;
+  std::cout << "  " << total.agreed << " of " << total.lanes
+            << " defined lanes agree with the model: "
+            << (ok ? "agrees" : "DISAGREES (run warpspec capture-check for the lane tables)")
+            << "\n\n";
+  return ok;
+}
+#endif
+
+int run_report(const std::string& corpus) {
   int semantic = 0, undefined = 0;
   for (const auto& c : spec::kClauses)
     (c.kind == spec::ClauseKind::Semantic ? semantic : undefined)++;
@@ -45,6 +96,11 @@ int run_report() {
             << " clauses (" << semantic << " semantic, " << undefined
             << " undefined-behaviour).\n\n";
   bool ok = worked_example();
+#ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
+  ok = hardware_corpus(corpus) && ok;
+#else
+  (void)corpus;
+#endif
   std::cout << (ok ? "Verdict: the model agrees with every witness checked.\n"
                    : "Verdict: DISAGREEMENT (see above).\n");
   return ok ? kExitOk : kExitRefuted;
@@ -52,7 +108,12 @@ int run_report() {
 
 const bool registered = add_command(
     {"report", "Verification report: the model checked against every witness the project has", 5,
-     [](CLI::App&) { return [] { return run_report(); }; }});
+     [](CLI::App& sub) {
+       auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);
+       sub.add_option("--corpus", *corpus, "Folder of hardware captures to replay")
+           ->capture_default_str();
+       return [corpus] { return run_report(*corpus); };
+     }});
 
 }  // namespace
 }  // namespace warpspec::cli

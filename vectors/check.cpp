@@ -175,6 +175,7 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   const bool cta = v.is_cta();
   const bool has_d = form.d_type != spec::ResultType::None && v.instr.instr.write_d;
   std::vector<std::vector<std::string>> rows;
+  std::vector<unsigned> row_lane;
   std::vector<std::string> head{cta ? "thread" : "lane", "status"};
   if (!cta && !v.instr.instr.imm_mask) head.push_back("mask");
   if (!syn.none) head.push_back("a");
@@ -183,12 +184,18 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   head.push_back("defined");
   std::set<unsigned> bad(f.mismatch.lanes.begin(), f.mismatch.lanes.end());
   const std::size_t n = x.defined.size();
+  std::vector<unsigned> hidden_exited, hidden_inactive;
   for (unsigned i = 0; i < n; ++i) {
     std::string status;
     if (cta)
       status = r.cta.exited[i] ? "exited" : r.cta.arrive[i] ? "executes" : "inactive";
     else
       status = std::string(model::status_name(model::status(r.warp, i)));
+    // Lanes that do not execute have no result: listed below the table, not in it.
+    if (status != "executes") {
+      (status == "exited" ? hidden_exited : hidden_inactive).push_back(i);
+      continue;
+    }
     std::vector<std::string> row{"", status};
     if (!cta && !v.instr.instr.imm_mask) {
       char b[16];
@@ -212,19 +219,24 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
     row.push_back(!x.executes[i] ? "-" : x.defined[i] ? "yes" : "NO (UB)");
     if (bad.count(i)) row.push_back("<< differs");
     rows.push_back(row);
+    row_lane.push_back(i);
   }
-  // Merge consecutive rows equal but for the lane number (like the eval lane tables).
+  // Merge rows of consecutive lanes that are equal but for the lane number (as eval does).
   std::vector<std::pair<std::string, std::vector<std::string>>> merged;
-  for (unsigned i = 0; i < rows.size(); ++i) {
-    auto key = std::vector<std::string>(rows[i].begin() + 1, rows[i].end());
-    if (!merged.empty() && std::vector<std::string>(merged.back().second.begin() + 1,
-                                                    merged.back().second.end()) == key) {
+  unsigned last = 0;
+  for (unsigned k = 0; k < rows.size(); ++k) {
+    const unsigned i = row_lane[k];
+    auto key = std::vector<std::string>(rows[k].begin() + 1, rows[k].end());
+    if (!merged.empty() && last + 1 == i &&
+        std::vector<std::string>(merged.back().second.begin() + 1, merged.back().second.end()) ==
+            key) {
       auto& label = merged.back().first;
       auto dash = label.find('-');
       label = (dash == std::string::npos ? label : label.substr(0, dash)) + "-" + std::to_string(i);
     } else {
-      merged.push_back({std::to_string(i), rows[i]});
+      merged.push_back({std::to_string(i), rows[k]});
     }
+    last = i;
   }
   std::vector<std::size_t> w(head.size() + 1, 0);
   for (std::size_t c = 0; c < head.size(); ++c) w[c] = head[c].size();
@@ -244,6 +256,9 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   };
   line(head);
   for (auto& [label, row] : merged) line(row);
+  if (!hidden_exited.empty()) os << "    exited: " << model::format_threads(hidden_exited) << "\n";
+  if (!hidden_inactive.empty())
+    os << "    alive, not executing: " << model::format_threads(hidden_inactive) << "\n";
   return os.str();
 }
 

@@ -1,6 +1,7 @@
 #include "vectors/generate.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "vectors/check.hpp"
@@ -282,6 +283,46 @@ std::set<std::pair<int, int>> targets_of(FormId form, spec::Target t) {
   return out;
 }
 
+// Makes a vector smaller while `keep` holds: lanes leave the instruction (and every mask), then
+// operands and unused fields become 0. The smallest state that still shows a bug is the one a
+// reader of the report can follow.
+Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
+  if (v.is_cta()) return v;
+  Vector cur = v;
+  auto attempt = [&](auto&& change) {
+    Vector t = cur;
+    if (!change(t) || !keep(t)) return false;
+    cur = std::move(t);
+    return true;
+  };
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::size_t k = 0; k < cur.rounds.size(); ++k)
+      for (unsigned i = 0; i < 32; ++i)
+        progress |= attempt([&](Vector& t) {
+          auto& w = t.rounds[k].warp;
+          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 && w.a[i] == 0)
+            return false;
+          model::set_status(w, i, model::LaneStatus::Inactive);
+          for (auto& m : w.mask) m &= ~(1u << i);
+          w.mask[i] = 0;
+          w.a[i] = 0;
+          w.site[i] = 0;
+          return true;
+        });
+    for (std::size_t k = 0; k < cur.rounds.size(); ++k)
+      for (unsigned i = 0; i < 32; ++i)
+        progress |= attempt([&](Vector& t) {
+          auto& w = t.rounds[k].warp;
+          if (w.a[i] == 0 && w.site[i] == 0) return false;
+          w.a[i] = 0;
+          w.site[i] = 0;
+          return true;
+        });
+  }
+  return cur;
+}
+
 }  // namespace
 
 Round random_round(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
@@ -402,7 +443,12 @@ Suite generate(const GenOptions& opt) {
       }
       if (!best) break;
       for (const auto& t : best->covers) left.erase(t);
-      (has_ub(best->e) ? chosen_ub : chosen).push_back(best->v);
+      const auto need = best->covers;
+      auto small = shrink(best->v, [&](const Vector& v) {
+        const auto c = make_candidate(v, opt.target, opt.ptx);
+        return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end());
+      });
+      (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
     }
     // Diagnosis: every mutant also gets a vector that it alone (of the catalog) explains, when
     // the pool has one, so `check` can name the bug rather than a set of suspects.
@@ -425,7 +471,14 @@ Suite generate(const GenOptions& opt) {
         if (c.covers.count({0, id}) && (!best || vector_size(c.v) < vector_size(best->v)) &&
             unique(c.v))
           best = &c;
-      if (best) (has_ub(best->e) ? chosen_ub : chosen).push_back(best->v);
+      if (!best) continue;
+      const auto need = best->covers;
+      auto small = shrink(best->v, [&](const Vector& v) {
+        const auto c = make_candidate(v, opt.target, opt.ptx);
+        return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end()) &&
+               unique(v);
+      });
+      (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
     }
     if (opt.boundary)
       for (const auto& in : instructions_for(form))

@@ -1,0 +1,28 @@
+# vectors -> toy simulator -> check; the check must fail (exit 1) and its report is kept.
+file(MAKE_DIRECTORY ${WORK})
+execute_process(COMMAND ${WARPSPEC} vectors -o ${WORK}/suite.jsonl RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "vectors failed: ${err}")
+endif()
+execute_process(COMMAND ${TOY} ${WORK}/suite.jsonl OUTPUT_FILE ${WORK}/results.jsonl RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the toy simulator failed: ${rc}")
+endif()
+execute_process(COMMAND ${WARPSPEC} check --vectors ${WORK}/suite.jsonl --results ${WORK}/results.jsonl
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+message("${out}")
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "check exited ${rc}, expected 1 (mismatch)")
+endif()
+# Both bugs must be found and named: the clause, and the known bug that reproduces them.
+foreach(expect
+    "vote.sync.ballot.b32: violates vote.participants"
+    "behaves like the known bug 'membermask_ignored'"
+    "redux.sync.min.u32: violates redux.minmax.int"
+    "behaves like the known bug 'minmax_sign_swapped'")
+  string(FIND "${out}" "${expect}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the report does not say: ${expect}")
+  endif()
+endforeach()
+file(WRITE ${WORK}/report.txt "${out}")
