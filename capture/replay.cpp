@@ -199,10 +199,13 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   ob.beside_lanes += tally.beside_ub;
   // Joins-group reading: when the other executing lanes form one group (one mask), evaluate as
   // if the undefined lanes had joined it.
+  // UB leaves every lane of the instruction undefined; the readings below are about the lanes on
+  // which a UB clause fires (the others' values follow from them).
+  uint32_t ubits = 0;
+  for (const auto& f : res.ub) ubits |= f.lanes;
+  std::erase_if(undefined_lanes, [&](unsigned i) { return !((ubits >> i) & 1u); });
   std::optional<model::WarpResult> joined;
   if (!undefined_lanes.empty()) {
-    uint32_t ubits = 0;
-    for (unsigned i : undefined_lanes) ubits |= 1u << i;
     std::vector<uint32_t> masks;
     for (unsigned i = 0; i < kW; ++i)
       if (r.status[i] == model::LaneStatus::Executes && !((ubits >> i) & 1u) &&

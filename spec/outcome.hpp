@@ -1,7 +1,10 @@
 #pragma once
 // What an evaluation produces: per-lane results, which lanes produced one, and for each
 // undefined-behaviour clause of the form the lanes on which it fires. "Defined" is derived:
-// a lane's result is defined when the lane executes and no UB clause fires on it.
+// a lane's result is defined when the lane executes and no UB clause fires on any lane. UB is a
+// property of the whole instruction, not of the lane that triggers it: on sm_90 a lane running
+// match, vote or redux outside its own membermask either traps the kernel or joins the other
+// lanes' group and changes their results (docs/observed-behaviour.md).
 #include <array>
 #include <vector>
 
@@ -32,9 +35,9 @@ struct Outcome {
     for (const auto& t : ub) acc = acc | t.lanes;
     return acc;
   }
-  /// The spec pins this lane's result down: it executes and no UB clause fires on it.
+  /// The spec pins this lane's result down: it executes and no UB clause fires on any lane.
   typename D::B defined(const D& d, unsigned lane) const {
-    return executes[lane] && !d.bit(ub_lanes(d), lane);
+    return executes[lane] && is_zero(d, ub_lanes(d));
   }
 };
 
