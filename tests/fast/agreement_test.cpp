@@ -1,0 +1,115 @@
+// The fast implementation agrees with the model on every form of the catalog: the same UB
+// findings (clause and lanes), the same executing lanes, and the same d (and p) wherever the
+// model's result is defined. One property per form, over the corner-leaning states of
+// tests/support/generators.hpp, for every instruction set this CPU can run.
+#include "support/agreement.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "model/fast/fast.hpp"
+#include "support/generators.hpp"
+#include "support/show.hpp"
+
+namespace warpspec {
+namespace {
+
+std::vector<spec::FormId> forms(bool warp) {
+  std::vector<spec::FormId> out;
+  for (const auto& f : spec::kForms)
+    if (spec::is_warp_form(f.id) == warp) out.push_back(f.id);
+  return out;
+}
+
+std::string form_test_name(const testing::TestParamInfo<spec::FormId>& info) {
+  std::string s(spec::form_info(info.param).name);
+  std::replace(s.begin(), s.end(), '.', '_');
+  return s;
+}
+
+std::vector<fast::Isa> usable_isas() {
+  std::vector<fast::Isa> out{fast::Isa::Portable};
+  if (fast::isa_supported(fast::Isa::Avx512)) out.push_back(fast::Isa::Avx512);
+  return out;
+}
+
+class EveryWarpForm : public testing::TestWithParam<spec::FormId> {};
+class EveryBlockForm : public testing::TestWithParam<spec::FormId> {};
+
+// RC_GTEST_PROP cannot take a test parameter; this is the check it expands to.
+template <class Property>
+void check_property(Property&& p) {
+  rc::detail::checkGTest(std::forward<Property>(p));
+}
+
+TEST_P(EveryWarpForm, fast_agrees_with_the_model) {
+  const spec::FormId form = GetParam();
+  check_property([form] {
+    const auto c = *test::gen::warp_case(form);
+    const auto ref = model::evaluate(c.instr, c.warp, c.target, c.ptx);
+    RC_CLASSIFY(ref.ub.empty(), "no UB");
+    for (const fast::Isa isa : usable_isas()) {
+      fast::WarpLanes lanes;
+      const auto verdict = fast::evaluate_batch(c.instr, std::span(&c.warp, 1),
+                                                std::span(&lanes, 1), c.target, c.ptx, isa);
+      const auto diff = test::disagreement(ref, fast::to_result(c.instr, lanes, verdict));
+      if (!diff.empty()) RC_FAIL(std::string(fast::isa_name(isa)) + " kernels: " + diff);
+    }
+    const auto diff = test::disagreement(ref, fast::evaluate(c.instr, c.warp, c.target, c.ptx));
+    if (!diff.empty()) RC_FAIL("fast::evaluate: " + diff);
+  });
+}
+
+TEST_P(EveryWarpForm, a_batch_answers_each_warp_as_if_it_were_alone) {
+  const spec::FormId form = GetParam();
+  check_property([form] {
+    const auto in = *test::gen::instr(form);
+    const auto warps = *rc::gen::container<std::vector<model::Warp>>(
+        static_cast<std::size_t>(*rc::gen::inRange(1, 9)),
+        test::gen::warp(spec::form_info(form).a_type));
+    std::vector<fast::WarpLanes> batch(warps.size());
+    fast::evaluate_batch(in, warps, batch);
+    for (std::size_t k = 0; k < warps.size(); ++k) {
+      fast::WarpLanes alone;
+      fast::evaluate_batch(in, std::span(&warps[k], 1), std::span(&alone, 1));
+      const auto def = alone.lanes_without_ub();
+      RC_ASSERT(batch[k].executes == alone.executes);
+      RC_ASSERT(batch[k].ub == alone.ub);
+      for (unsigned i = 0; i < 32; ++i)
+        if (def >> i & 1u) RC_ASSERT(batch[k].d[i] == alone.d[i]);
+    }
+  });
+}
+
+TEST_P(EveryBlockForm, fast_agrees_with_the_model) {
+  const spec::FormId form = GetParam();
+  check_property([form] {
+    const auto c = *test::gen::cta_case(form);
+    const auto ref = model::evaluate_cta(c.instr, c.cta, c.target, c.ptx);
+    RC_CLASSIFY(ref.ub.empty(), "no UB");
+    const auto diff = test::disagreement(ref, fast::evaluate_cta(c.instr, c.cta, c.target, c.ptx));
+    if (!diff.empty()) RC_FAIL(diff);
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, EveryWarpForm, testing::ValuesIn(forms(true)), form_test_name);
+INSTANTIATE_TEST_SUITE_P(Catalog, EveryBlockForm, testing::ValuesIn(forms(false)), form_test_name);
+
+TEST(FastApi, refuses_what_the_model_refuses) {
+  spec::Instr bar;
+  bar.form = spec::FormId::BarSync;
+  EXPECT_THROW(fast::evaluate(bar, model::make_warp()), std::invalid_argument);
+  spec::Instr vote;
+  vote.form = spec::FormId::VoteAny;
+  EXPECT_THROW(fast::evaluate_cta(vote, model::make_cta(32)), std::invalid_argument);
+  EXPECT_THROW(fast::evaluate_cta(bar, model::make_cta(0)), std::invalid_argument);
+  std::vector<model::Warp> two(2, model::make_warp());
+  std::vector<fast::WarpLanes> one(1);
+  EXPECT_THROW(fast::evaluate_batch(vote, two, one), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace warpspec

@@ -1,0 +1,280 @@
+// Exhaustive checks at a small warp width. On every 3-lane warp state (each lane executing,
+// exited or elsewhere, with each of the 8 possible membermasks; operands from small pools that hold
+// the corners of each form; call sites for the sm_6x rules) three readings must agree:
+//   the model (spec::evaluate_warp at width 3),
+//   the fast algorithms' domain-generic text (fast::evaluate_lanes at width 3), and
+//   the AVX-512 kernels, on the same state embedded in 32 lanes whose other lanes have exited.
+// The bit-matrix kernels are then checked against their generic twins on whole 32-lane matrices.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "model/fast/avx512.hpp"
+#include "model/fast/generic.hpp"
+#include "spec/semantics.hpp"
+
+namespace warpspec {
+namespace {
+
+using C = model::Concrete;
+constexpr int kW = 3;
+using Small = spec::WarpState<C, kW>;
+
+std::string hex(uint64_t x) {
+  std::ostringstream os;
+  os << "0x" << std::hex << x;
+  return os.str();
+}
+
+std::string show(const Small& s) {
+  std::ostringstream os;
+  for (unsigned i = 0; i < kW; ++i)
+    os << "  lane " << i << ": "
+       << (s.exited[i] ? "exited"
+           : s.exec[i] ? "executes"
+                       : "elsewhere")
+       << ", mask " << hex(s.mask[i]) << ", a " << hex(s.a[i]) << ", site " << s.site[i] << "\n";
+  return os.str();
+}
+
+// Empty when the fast lanes agree with the model's outcome at width 3 (Alive2's order).
+std::string against_model(const spec::Outcome<C, kW>& ref, const fast::Lanes<C, kW>& got) {
+  for (std::size_t k = 0; k < ref.ub.size(); ++k)
+    if (ref.ub[k].lanes != got.ub[k])
+      return std::string(spec::clause_info(ref.ub[k].clause).key) + ": model " +
+             hex(ref.ub[k].lanes) + ", fast " + hex(got.ub[k]);
+  const uint32_t execs = fast::pack<C, kW>(C{}, ref.executes);
+  if (execs != got.executes) return "executing lanes differ";
+  for (unsigned i = 0; i < kW; ++i)
+    if (ref.defined(C{}, i) && (ref.d[i] != got.d[i] || ref.p[i] != ((got.p >> i & 1u) != 0)))
+      return "lane " + std::to_string(i) + ": model d " + hex(ref.d[i]) + ", fast " + hex(got.d[i]);
+  return {};
+}
+
+// Empty when the kernels' answer on the embedded state agrees with the generic one: on every
+// lane without UB of its own, which is more than the model promises (its defined lanes).
+std::string against_twin(const fast::Lanes<C, kW>& twin, const fast::WarpLanes& simd) {
+  if (simd.ub != std::array<uint32_t, 4>{twin.ub[0], twin.ub[1], twin.ub[2], twin.ub[3]})
+    return "UB lanes differ: kernels " + hex(simd.ub[0]) + "/" + hex(simd.ub[1]) + "/" +
+           hex(simd.ub[2]) + "/" + hex(simd.ub[3]);
+  if (simd.executes != twin.executes) return "executing lanes differ";
+  for (unsigned i = 0; i < kW; ++i)
+    if ((twin.lanes_without_ub() >> i & 1u) &&
+        (twin.d[i] != simd.d[i] || ((twin.p ^ simd.p) >> i & 1u)))
+      return "lane " + std::to_string(i) + ": generic d " + hex(twin.d[i]) + ", kernels " +
+             hex(simd.d[i]);
+  return {};
+}
+
+model::Warp embed(const Small& s) {
+  model::Warp w{};
+  for (unsigned i = 0; i < 32; ++i) {
+    const bool in = i < kW;
+    w.exec[i] = in && s.exec[i];
+    w.exited[i] = !in || s.exited[i];
+    w.mask[i] = in ? s.mask[i] : 0;
+    w.a[i] = in ? s.a[i] : 0;
+    w.site[i] = in ? s.site[i] : 0;
+  }
+  return w;
+}
+
+// One exhaustive pass: a form's operand choices, a target rule, and an operand pool.
+struct Pass {
+  spec::Instr in;
+  bool pre_volta = false;
+  std::vector<uint64_t> pool{0};
+};
+
+// Visits every state of the pass: 27 status choices x 512 mask choices (1 with an immediate
+// mask) x pool^3 operands x 8 site patterns (1 unless sm_6x rules apply).
+template <class F>
+void for_each_state(const Pass& p, F&& f) {
+  const int masks = p.in.imm_mask ? 1 : 512, sites = p.pre_volta ? 8 : 1;
+  const auto n = static_cast<int>(p.pool.size());
+  Small s{};
+  for (int st = 0; st < 27; ++st)
+    for (int mk = 0; mk < masks; ++mk)
+      for (int v = 0; v < n * n * n; ++v)
+        for (int si = 0; si < sites; ++si) {
+          for (unsigned i = 0, st_i = static_cast<unsigned>(st), v_i = static_cast<unsigned>(v);
+               i < kW; ++i, st_i /= 3, v_i /= static_cast<unsigned>(n)) {
+            s.exec[i] = st_i % 3 == 0;
+            s.exited[i] = st_i % 3 == 1;
+            s.mask[i] = (static_cast<unsigned>(mk) >> (3 * i)) & 7u;
+            s.a[i] = p.pool[v_i % static_cast<unsigned>(n)];
+            s.site[i] = (static_cast<unsigned>(si) >> i) & 1u;
+          }
+          f(s);
+        }
+}
+
+// Runs a pass; returns the number of states checked.
+long exhaust(const Pass& p) {
+  const bool kernels = fast::isa_supported(fast::Isa::Avx512);
+  long states = 0;
+  int failures = 0;
+  for_each_state(p, [&](const Small& s) {
+    ++states;
+    if (failures > 3) return;
+    const auto ref = spec::evaluate_warp(C{}, p.in, s, p.pre_volta);
+    const auto twin = fast::evaluate_lanes(C{}, p.in, s, p.pre_volta);
+    std::string why = against_model(ref, twin);
+    if (why.empty() && !fast::agrees_with_model(C{}, p.in, ref, twin))
+      why = "agrees_with_model says no where the lane-by-lane comparison says yes";
+    if (why.empty() && kernels) {
+      const model::Warp w = embed(s);
+      fast::WarpLanes simd;
+      fast::avx512::evaluate(p.in, p.pre_volta, &w, 1, &simd);
+      why = against_twin(twin, simd);
+    }
+    if (!why.empty()) {
+      ++failures;
+      ADD_FAILURE() << spec::form_info(p.in.form).name << (p.in.negate ? " !a" : "")
+                    << (p.pre_volta ? " sm_6x" : "")
+                    << (p.in.imm_mask ? " imm " + hex(*p.in.imm_mask) : "") << ": " << why << "\n"
+                    << show(s);
+    }
+  });
+  return states;
+}
+
+// Every pass of `forms`: both predicate senses where allowed, sm_6x where it changes the rules,
+// and the immediate masks 0b101 and 0b111.
+void exhaust_forms(std::initializer_list<spec::FormId> forms, std::vector<uint64_t> pool) {
+  long states = 0;
+  for (const auto form : forms) {
+    const auto& f = spec::form_info(form);
+    const bool sm6x_rules = f.family == spec::Family::Vote || f.family == spec::Family::WarpBarrier;
+    for (const bool negate : {false, true}) {
+      if (negate && !f.negatable) continue;
+      for (const bool pre_volta : {false, true}) {
+        if (pre_volta && !sm6x_rules) continue;
+        for (const std::optional<uint32_t> imm :
+             {std::optional<uint32_t>{}, std::optional<uint32_t>{5u},
+              std::optional<uint32_t>{7u}}) {
+          spec::Instr in;
+          in.form = form;
+          in.negate = negate;
+          in.imm_mask = imm;
+          states += exhaust({in, pre_volta, pool});
+        }
+      }
+    }
+  }
+  testing::Test::RecordProperty("states", std::to_string(states));
+}
+
+using F = spec::FormId;
+
+TEST(EveryThreeLaneWarp, match_agrees_across_model_generic_text_and_kernels) {
+  // 0 and 1<<32 share their low half: equal for .b32, different for .b64.
+  exhaust_forms({F::MatchAnyB32, F::MatchAnyB64, F::MatchAllB32, F::MatchAllB64},
+                {0, uint64_t{1} << 32, 1});
+}
+
+TEST(EveryThreeLaneWarp, vote_and_syncwarp_agree_across_model_generic_text_and_kernels) {
+  exhaust_forms({F::VoteAll, F::VoteAny, F::VoteUni, F::VoteBallot, F::BarWarpSync},
+                {0, uint64_t{1} << 32});
+}
+
+TEST(EveryThreeLaneWarp, integer_redux_agrees_across_model_generic_text_and_kernels) {
+  // Three words whose unsigned and signed orders differ, whose sum wraps, and whose bits mix.
+  exhaust_forms({F::ReduxAddU32, F::ReduxAddS32, F::ReduxMinU32, F::ReduxMinS32, F::ReduxMaxU32,
+                 F::ReduxMaxS32, F::ReduxAnd, F::ReduxOr, F::ReduxXor},
+                {0x7fffffffu, 0x80000000u, 0xffffffffu});
+}
+
+TEST(EveryThreeLaneWarp, f32_redux_agrees_across_model_generic_text_and_kernels) {
+  const auto forms = {F::ReduxMinF32, F::ReduxMinAbsF32, F::ReduxMinNanF32, F::ReduxMinAbsNanF32,
+                      F::ReduxMaxF32, F::ReduxMaxAbsF32, F::ReduxMaxNanF32, F::ReduxMaxAbsNanF32};
+  exhaust_forms(forms, {0x00000000u, 0x80000000u, 0xffc00001u});  // +0.0, -0.0, a negative NaN
+  exhaust_forms(forms, {0xbf800000u, 0x3f800000u, 0x7f800000u});  // -1.0, +1.0, +inf
+}
+
+// ------------------------------------------------------------------------------- the relation
+
+TEST(Equivalence, only_values_on_undefined_lanes_are_free) {
+  spec::Instr in;
+  in.form = spec::FormId::VoteBallot;
+  // Lanes 0 and 1 vote together with mask 0b011, lane 2 alone: no UB, every lane defined.
+  Small s{};
+  s.exec = {true, true, true};
+  s.mask = {3u, 3u, 4u};
+  s.a = {1, 0, 1};
+  auto ref = spec::evaluate_warp(C{}, in, s, false);
+  auto fast = fast::evaluate_lanes(C{}, in, s, false);
+  ASSERT_TRUE(ref.defined(C{}, 0) && ref.defined(C{}, 1) && ref.defined(C{}, 2));
+  EXPECT_TRUE(fast::agrees_with_model(C{}, in, ref, fast));
+  auto other = fast;
+  other.d[0] ^= 1u;  // a defined lane's value is pinned down
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+  other = fast;
+  other.ub[2] = 1u;  // so is every UB finding
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+  other = fast;
+  other.executes ^= 4u;  // and which lanes execute
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+
+  // Now lane 2 names lane 0, which passes another mask: lane 2's result is undefined.
+  s.mask[2] = 5u;
+  ref = spec::evaluate_warp(C{}, in, s, false);
+  fast = fast::evaluate_lanes(C{}, in, s, false);
+  ASSERT_FALSE(ref.defined(C{}, 2));
+  EXPECT_TRUE(fast::agrees_with_model(C{}, in, ref, fast));
+  other = fast;
+  other.d[2] ^= 1u;  // an undefined lane may hold anything
+  EXPECT_TRUE(fast::agrees_with_model(C{}, in, ref, other));
+  other = fast;
+  other.ub[2] = 0;  // but the finding must be there
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+}
+
+// ------------------------------------------------------------------------------- bit matrices
+
+class Kernels : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fast::isa_supported(fast::Isa::Avx512)) GTEST_SKIP() << "no AVX-512 kernels on this CPU";
+  }
+  std::mt19937_64 rng{20240601};
+};
+
+TEST_F(Kernels, transpose_like_the_generic_transpose) {
+  for (int round = 0; round < 2000; ++round) {
+    fast::Rows<C, 32> rows{};
+    for (auto& r : rows) r = round < 32 ? uint32_t{1} << round : static_cast<uint32_t>(rng());
+    uint32_t got[32];
+    fast::avx512::transpose32(rows.data(), got);
+    const auto want = fast::transpose<C, 32>(C{}, rows);
+    for (unsigned i = 0; i < 32; ++i)
+      ASSERT_EQ(got[i], want[i]) << "row " << i << " round " << round;
+  }
+}
+
+TEST_F(Kernels, equal_sets_like_the_generic_equal_sets) {
+  for (int round = 0; round < 2000; ++round) {
+    // Few distinct values, or all distinct, and for 64 bits pairs that differ only up high.
+    const unsigned distinct = round % 3 == 0 ? 32u : 1u + static_cast<unsigned>(rng() % 4);
+    std::array<uint64_t, 32> v{};
+    for (auto& x : v) x = distinct == 32 ? rng() : (rng() % distinct) << (round % 2 ? 32 : 0);
+    std::array<uint32_t, 32> low{};
+    for (unsigned i = 0; i < 32; ++i) low[i] = static_cast<uint32_t>(v[i]);
+    uint32_t got32[32], got64[32];
+    fast::avx512::equal_sets32(low.data(), got32);
+    fast::avx512::equal_sets64(v.data(), got64);
+    const auto want32 =
+        fast::equal_sets_of<C, 32>(C{}, [&](unsigned i, unsigned j) { return low[i] == low[j]; });
+    const auto want64 =
+        fast::equal_sets_of<C, 32>(C{}, [&](unsigned i, unsigned j) { return v[i] == v[j]; });
+    for (unsigned i = 0; i < 32; ++i) {
+      ASSERT_EQ(got32[i], want32[i]) << "b32 row " << i << " round " << round;
+      ASSERT_EQ(got64[i], want64[i]) << "b64 row " << i << " round " << round;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace warpspec
