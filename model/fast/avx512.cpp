@@ -597,17 +597,22 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
       uniform_ub(v, o);
     else
       general_ub(v, o);
-    if constexpr (K == Kind::MatchAny) match_any(w, v, wide, o);
-    if constexpr (K == Kind::MatchAll) {
-      if (v.uniform)
-        match_all_uniform(w, v, wide, o);
-      else
-        match_all(w, v, wide, o);
+    if ((o.ub[0] | o.ub[1] | o.ub[2]) != 0) {
+      // UB leaves every lane of the instruction undefined: no value is worth computing.
+      store(o.d.data(), bcast(0));
+    } else {
+      if constexpr (K == Kind::MatchAny) match_any(w, v, wide, o);
+      if constexpr (K == Kind::MatchAll) {
+        if (v.uniform)
+          match_all_uniform(w, v, wide, o);
+        else
+          match_all(w, v, wide, o);
+      }
+      if constexpr (K == Kind::Vote) vote(w, v, f.mode, in.negate, o);
+      if constexpr (K == Kind::Syncwarp) store(o.d.data(), bcast(0));
+      if constexpr (K == Kind::ReduxInt) redux_int<O>(w, v, o);
+      if constexpr (K == Kind::ReduxF32) redux_f32(w, f, v, o);
     }
-    if constexpr (K == Kind::Vote) vote(w, v, f.mode, in.negate, o);
-    if constexpr (K == Kind::Syncwarp) store(o.d.data(), bcast(0));
-    if constexpr (K == Kind::ReduxInt) redux_int<O>(w, v, o);
-    if constexpr (K == Kind::ReduxF32) redux_f32(w, f, v, o);
     if constexpr (!Plain && (K == Kind::Vote || K == Kind::Syncwarp)) {
       if (pre_volta) {
         const uint32_t all = union_of_masks(v);

@@ -60,8 +60,8 @@ struct Lanes {
 
   /// Lanes on which some UB clause fires.
   typename D::W32 ub_lanes() const { return ub[0] | ub[1] | ub[2] | ub[3]; }
-  /// Executing lanes on which no UB clause fires. The fast algorithms compute the model's d
-  /// on all of these, a superset of the defined lanes.
+  /// Executing lanes on which no UB clause fires. The generic algorithms compute the model's d
+  /// on all of these (a superset of the defined lanes); the kernels skip values under any UB.
   typename D::W32 lanes_without_ub() const { return executes & ~ub_lanes(); }
   /// Lanes whose d (and p) the spec pins down, as spec::Outcome::defined reads it: they execute
   /// and no UB clause fires on any lane.
