@@ -1,0 +1,57 @@
+// How many vectors per second `warpspec check` compares, single thread: a seeded suite of random
+// vectors over every sm_90 form and the model's own results, both held in memory (no disk).
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+
+#include "vectors/check.hpp"
+#include "vectors/format.hpp"
+#include "vectors/generate.hpp"
+
+namespace {
+
+using namespace warpspec;
+
+struct Files {
+  std::string vectors, results;
+  std::size_t count = 0;
+};
+
+const Files& files() {
+  static const Files f = [] {
+    vectors::GenOptions o;
+    o.random_count = 2000;
+    o.seed = 7;
+    const auto s = vectors::generate(o);
+    std::ostringstream v, r;
+    v << vectors::header_line({s.target, s.ptx, s.seed, s.vectors.size()}) << "\n";
+    for (const auto& x : s.vectors) {
+      const auto e = vectors::expected(x, s.target, s.ptx);
+      v << vectors::vector_line(x, e) << "\n";
+      const auto& form = spec::form_info(x.instr.instr.form);
+      r << vectors::result_line(x.id, vectors::as_observed(e), form.d_type == spec::ResultType::Pred,
+                                x.instr.instr.write_p)
+        << "\n";
+    }
+    return Files{v.str(), r.str(), s.vectors.size()};
+  }();
+  return f;
+}
+
+void check_vectors(benchmark::State& state) {
+  const auto& f = files();
+  for (auto _ : state) {
+    std::istringstream v(f.vectors), r(f.results);
+    auto rep = vectors::check(v, "vectors", r, "results");
+    if (rep.mismatches) state.SkipWithError("the model's own results disagree");
+    benchmark::DoNotOptimize(rep.vectors);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * f.count));
+  state.counters["bytes_per_vector"] =
+      static_cast<double>(f.vectors.size() + f.results.size()) / static_cast<double>(f.count);
+}
+BENCHMARK(check_vectors)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();
