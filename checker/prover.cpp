@@ -1,0 +1,303 @@
+#include "checker/prover.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "checker/lane_table.hpp"
+#include "checker/smt2.hpp"
+
+namespace warpspec::checker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Everything a property's symbolic reading produced, in one context.
+struct Query {
+  Z3Domain d;
+  SymWarp w0, w1;
+  SymCta cta;
+  Env<Z3Domain> env;
+  z3::expr hypothesis;
+
+  Query(z3::context& ctx, const Property& p)
+      : d(ctx),
+        w0(make_sym_warp(d, "w0")),
+        w1(make_sym_warp(d, "w1")),
+        cta(make_sym_cta(d, "b")),
+        env(d, *p.subject, *model_implementation(), w0, w1, cta),
+        hypothesis(d.lit(true)) {
+    p.symbolic(env);
+    hypothesis = well_formed(d, w0) && well_formed(d, w1) && well_formed(d, cta);
+    for (const auto& a : env.assumptions) hypothesis = hypothesis && a;
+    // A lemma holds of every state, so a claim that is literally one of its claims on these
+    // states (and that it states without assumptions) is discharged by it; the runner withholds
+    // "proved" unless the lemma itself is proved.
+    for (const auto& lemma : p.lemmas) {
+      Env<Z3Domain> le(d, *p.subject, *model_implementation(), w0, w1, cta);
+      lemma.symbolic(le);
+      if (le.assumptions.empty())
+        for (const auto& c : le.claims) lemma_claims.push_back(c);
+    }
+  }
+
+  /// True when claim `k` is a claim of one of the property's lemmas.
+  bool by_lemma(std::size_t k) const {
+    for (const auto& c : lemma_claims)
+      if (z3::eq(c, env.claims[k])) return true;
+    return false;
+  }
+
+  std::vector<z3::expr> lemma_claims;
+
+  z3::expr_vector whole() const {
+    z3::expr_vector v(d.ctx());
+    v.push_back(hypothesis);
+    auto all = d.lit(true);
+    for (const auto& c : env.claims) all = all && c;
+    v.push_back(!all);
+    return v;
+  }
+};
+
+/// Replays a model of the negated claim `k` through the concrete reading. Fills the verdict's
+/// counterexample, or its error when the concrete model does not show the violation.
+void replay(const Property& p, const Query& q, const z3::model& m, std::size_t k, Verdict& v) {
+  const auto c0 = concretize(m, q.w0);
+  const auto c1 = concretize(m, q.w1);
+  const auto cb = concretize(m, q.cta);
+  Env<model::Concrete> env(model::Concrete{}, *p.subject, *model_implementation(), c0, c1, cb);
+  p.concrete(env);
+  v.counterexample = format_replay(env);
+  v.counterexample_json = replay_json(env);
+  for (std::size_t a = 0; a < env.assumptions.size(); ++a)
+    if (!env.assumptions[a]) {
+      v.error = "the counterexample to " + p.name + " breaks assumption " + std::to_string(a) +
+                " when replayed through the concrete model";
+      return;
+    }
+  if (env.claims.size() != q.env.claims.size() || env.claims[k]) {
+    v.error = "the counterexample to " + p.name + " (" + q.env.labels[k] +
+              ") does not reproduce when replayed through the concrete model";
+  }
+}
+
+/// A check of one claim against the query's hypotheses in a fresh QF_BV solver, within the
+/// property's deadline (and `budget_ms` when non-zero).
+struct Solve {
+  z3::context& ctx;
+  const Query& q;
+  const ProveOptions& opt;
+  Clock::time_point deadline;
+
+  struct Result {
+    z3::check_result result = z3::unknown;
+    std::string why;
+    std::optional<z3::model> model;
+  };
+
+  Result check(const z3::expr& claim, unsigned budget_ms) const {
+    Result r;
+    z3::params params(ctx);
+    unsigned limit = budget_ms;
+    if (opt.timeout_ms) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        r.why = "timeout";
+        return r;
+      }
+      limit = limit ? std::min<unsigned>(limit, static_cast<unsigned>(left))
+                    : static_cast<unsigned>(left);
+    }
+    if (limit) params.set("timeout", limit);
+    if (opt.rlimit) params.set("rlimit", static_cast<unsigned>(opt.rlimit));
+    // A fresh solver per query: the QF_BV tactic bit-blasts it on its own and never falls back
+    // to the incremental core, which is much slower on these problems.
+    z3::solver s(ctx, "QF_BV");
+    s.set(params);
+    s.add(q.hypothesis);
+    s.add(!claim);
+    try {
+      r.result = s.check();
+      if (r.result == z3::unknown) r.why = s.reason_unknown();
+      if (r.result == z3::sat) r.model = s.get_model();
+    } catch (const z3::exception& e) {
+      r.result = z3::unknown;
+      r.why = e.msg();  // resource exhaustion surfaces as an exception in some Z3 builds
+    }
+    if (r.why.empty() && r.result == z3::unknown) r.why = "unknown";
+    return r;
+  }
+};
+
+/// How long a group of claims is tried as one query before its claims are tried one by one.
+constexpr unsigned kGroupBudgetMs = 1500;
+
+}  // namespace
+
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::Proved:
+      return "proved";
+    case Status::Refuted:
+      return "refuted";
+    case Status::Unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+std::string property_smt2(const Property& p) {
+  z3::context ctx;
+  Query q(ctx, p);
+  return to_smt2(ctx, q.whole());
+}
+
+Verdict prove(const Property& p, const ProveOptions& opt) {
+  const auto t0 = Clock::now();
+  Verdict v;
+  v.name = p.name;
+  try {
+    z3::context ctx;
+    Query q(ctx, p);
+    v.claims = q.env.claims.size();
+    if (!opt.smt2_path.empty()) {
+      const std::string path =
+          opt.smt2_is_dir ? (std::filesystem::path(opt.smt2_path) / (p.name + ".smt2")).string()
+                          : opt.smt2_path;
+      write_file_atomically(path, to_smt2(ctx, q.whole()));
+    }
+    const auto deadline = t0 + std::chrono::milliseconds(opt.timeout_ms);
+    v.status = Status::Proved;
+    // The claims left after folding, in groups of one label (a claim per lane, typically).
+    std::vector<std::vector<std::size_t>> groups;
+    std::vector<z3::expr> queued;
+    std::string last;
+    for (std::size_t k = 0; k < q.env.claims.size(); ++k) {
+      const auto& claim = q.env.claims[k];
+      if (claim.is_true() || q.by_lemma(k)) continue;  // folded away, or a lemma's claim
+      // Claims whose two sides are one term after Z3's rewriting need no search; skipping the
+      // solver also skips bit-blasting the hypotheses, which dominates for such claims.
+      if (claim.simplify().is_true()) continue;
+      // Forms of one family share their UB terms, so many claims recur verbatim: prove once.
+      if (std::any_of(queued.begin(), queued.end(),
+                      [&](const z3::expr& c) { return z3::eq(c, claim); }))
+        continue;
+      queued.push_back(claim);
+      const auto& label = q.env.labels[k];
+      auto group = label.substr(0, label.find(" (lane "));
+      if (groups.empty() || group != last) groups.emplace_back();
+      groups.back().push_back(k);
+      last = group;
+    }
+    Solve solve{ctx, q, opt, deadline};
+    for (const auto& g : groups) {
+      // One query for the whole group first, briefly: one bit-blasting of the hypotheses for
+      // many claims. If it does not settle quickly, each claim gets its own query, which keeps
+      // every SAT problem small.
+      if (g.size() > 1) {
+        auto all = q.d.lit(true);
+        for (auto k : g) all = all && q.env.claims[k];
+        auto r = solve.check(all, kGroupBudgetMs);
+        if (r.result == z3::unsat) continue;
+        if (r.result == z3::sat) {
+          for (auto k : g)
+            if (r.model->eval(q.env.claims[k], true).is_false()) {
+              v.status = Status::Refuted;
+              v.reason = q.env.labels[k];
+              replay(p, q, *r.model, k, v);
+              break;
+            }
+          if (v.status == Status::Refuted) break;
+        }
+      }
+      for (auto k : g) {
+        auto r = solve.check(q.env.claims[k], 0);
+        if (r.result == z3::unsat) continue;
+        if (r.result == z3::unknown) {
+          v.status = Status::Unknown;
+          v.reason = r.why + " (" + q.env.labels[k] + ")";
+        } else {
+          v.status = Status::Refuted;
+          v.reason = q.env.labels[k];
+          replay(p, q, *r.model, k, v);
+        }
+        break;
+      }
+      if (v.status != Status::Proved) break;
+    }
+  } catch (const z3::exception& e) {
+    v.status = Status::Unknown;
+    v.error = std::string("Z3 error: ") + e.msg();
+  } catch (const std::exception& e) {
+    v.status = Status::Unknown;
+    v.error = e.what();
+  }
+  v.seconds = seconds_since(t0);
+  return v;
+}
+
+std::vector<const Property*> with_lemmas(const std::vector<Property>& lib,
+                                         const std::vector<const Property*>& chosen) {
+  std::vector<const Property*> out;
+  auto add = [&](const Property* p) {
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
+  for (const auto* p : chosen)
+    for (const auto& lemma : p->lemmas)
+      for (const auto& q : lib)
+        if (q.name == lemma.name) add(&q);
+  for (const auto* p : chosen) add(p);
+  return out;
+}
+
+std::vector<Verdict> prove_all(const std::vector<const Property*>& props, const ProveOptions& opt,
+                               const std::function<void(const Verdict&)>& on_done) {
+  if (opt.memory_mb) z3::set_param("memory_max_size", static_cast<int>(opt.memory_mb));
+  std::vector<Verdict> out(props.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex done_mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < props.size();) {
+      out[i] = prove(*props[i], opt);
+      if (on_done) {
+        std::lock_guard<std::mutex> lock(done_mutex);
+        on_done(out[i]);
+      }
+    }
+  };
+  const unsigned jobs =
+      std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(props.size())));
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  // A property proved from lemmas is proved only if they are.
+  for (std::size_t i = 0; i < props.size(); ++i) {
+    if (out[i].status != Status::Proved) continue;
+    for (const auto& lemma : props[i]->lemmas) {
+      bool ok = false;
+      for (std::size_t j = 0; j < props.size(); ++j)
+        ok = ok || (props[j]->name == lemma.name && out[j].status == Status::Proved);
+      if (!ok) {
+        out[i].status = Status::Unknown;
+        out[i].reason = "relies on lemma " + lemma.name + ", which this run did not prove";
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace warpspec::checker

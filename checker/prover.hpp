@@ -1,0 +1,60 @@
+#pragma once
+// Proving properties: each claim is proved by asserting its negation next to the state's
+// well-formedness and reading `unsat`. A `sat` answer is a counterexample, turned into concrete
+// states and replayed through the concrete model; `unknown` stays unknown, with Z3's reason.
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "checker/property.hpp"
+
+namespace warpspec::checker {
+
+/// The three ends of a query.
+enum class Status { Proved, Refuted, Unknown };
+
+/// "proved", "refuted" or "unknown".
+std::string_view status_name(Status s);
+
+/// Limits and outputs of a proof run.
+struct ProveOptions {
+  unsigned timeout_ms = 60000;  ///< per property (all its claims together); 0 for none
+  uint64_t rlimit = 0;          ///< Z3 resource limit per claim; 0 for none
+  unsigned memory_mb = 0;       ///< Z3's memory ceiling, shared by the process; 0 for none
+  unsigned jobs = 2;            ///< worker threads, each with its own Z3 context
+  std::string smt2_path;        ///< when set: write each query here (see `smt2_file_for`)
+  bool smt2_is_dir = false;     ///< `smt2_path` is a folder receiving one NAME.smt2 per property
+};
+
+/// The end of one property.
+struct Verdict {
+  std::string name;
+  Status status = Status::Unknown;
+  double seconds = 0;          ///< wall time of this property, building included
+  std::size_t claims = 0;      ///< proof obligations the property stated
+  std::string reason;          ///< unknown: Z3's reason; refuted: the claim that failed
+  std::string counterexample;  ///< refuted: lane tables of the replay
+  nlohmann::json counterexample_json;
+  std::string error;  ///< non-empty when the run itself failed (a replay that does not
+                      ///< reproduce, an SMT-LIB file that cannot be written, a Z3 error)
+};
+
+/// Proves one property.
+Verdict prove(const Property& p, const ProveOptions& opt);
+
+/// Proves `props` on `opt.jobs` threads; `on_done` is called (serialised) as each one ends.
+/// Verdicts come back in the order of `props`. A property whose lemmas are not among `props` or
+/// not proved ends `unknown` (see `with_lemmas`).
+std::vector<Verdict> prove_all(const std::vector<const Property*>& props, const ProveOptions& opt,
+                               const std::function<void(const Verdict&)>& on_done = {});
+
+/// `chosen` plus every lemma they rely on (looked up in `lib`), lemmas first.
+std::vector<const Property*> with_lemmas(const std::vector<Property>& lib,
+                                         const std::vector<const Property*>& chosen);
+
+/// The property's whole query (well-formedness, assumptions, negated conjunction of its claims)
+/// as SMT-LIB 2: `unsat` means proved.
+std::string property_smt2(const Property& p);
+
+}  // namespace warpspec::checker

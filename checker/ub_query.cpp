@@ -1,0 +1,401 @@
+#include "checker/ub_query.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "checker/implementation.hpp"
+#include "checker/lane_table.hpp"
+#include "checker/smt2.hpp"
+#include "checker/symbolic_state.hpp"
+
+namespace warpspec::checker {
+
+namespace {
+
+using spec::kWarpSize;
+
+/// One solver check with a time limit; unknown carries Z3's reason.
+struct Check {
+  z3::check_result result = z3::unknown;
+  std::optional<z3::model> model;
+  std::string why;
+};
+
+Check check(z3::context& ctx, const z3::expr& f, unsigned timeout_ms) {
+  Check r;
+  z3::solver s(ctx, "QF_BV");
+  if (timeout_ms) {
+    z3::params p(ctx);
+    p.set("timeout", timeout_ms);
+    s.set(p);
+  }
+  s.add(f);
+  try {
+    r.result = s.check();
+    if (r.result == z3::sat) r.model = s.get_model();
+    if (r.result == z3::unknown) r.why = s.reason_unknown();
+  } catch (const z3::exception& e) {
+    r.result = z3::unknown;
+    r.why = e.msg();
+  }
+  return r;
+}
+
+z3::expr status_is(const Z3Domain& d, const z3::expr& exec, const z3::expr& exited,
+                   model::LaneStatus s) {
+  switch (s) {
+    case model::LaneStatus::Executes:
+      return exec && !exited;
+    case model::LaneStatus::Exited:
+      return exited && !exec;
+    case model::LaneStatus::Inactive:
+      break;
+  }
+  (void)d;
+  return !exec && !exited;
+}
+
+z3::expr count_of(const Z3Domain& d, const std::vector<z3::expr>& flags) {
+  auto n = d.w32(0);
+  for (const auto& f : flags) n = n + d.ite(f, d.w32(1), d.w32(0));
+  return n;
+}
+
+spec::Target target_of(bool pre_volta) {
+  return pre_volta ? spec::Target{60, 0} : spec::kDefaultTarget;
+}
+
+/// Shrinks the witness of `fires` to the fewest executing lanes: binary search on a bound of
+/// their count. Returns the best model and whether it is known to be the smallest.
+std::pair<z3::model, bool> smallest(z3::context& ctx, const Z3Domain& d, const z3::expr& base,
+                                    const z3::expr& count, z3::model best, unsigned timeout_ms,
+                                    unsigned lo) {
+  unsigned hi = static_cast<unsigned>(best.eval(count, true).get_numeral_uint64());
+  unsigned step = 0;
+  while (lo < hi) {
+    // Witnesses are usually tiny: try the smallest counts first, then bisect.
+    const unsigned mid = step++ < 2 ? lo : lo + (hi - lo) / 2;
+    auto r = check(ctx, base && z3::ule(count, d.w32(mid)), timeout_ms);
+    if (r.result == z3::sat) {
+      best = *r.model;
+      hi = static_cast<unsigned>(best.eval(count, true).get_numeral_uint64());
+    } else if (r.result == z3::unsat) {
+      lo = mid + 1;
+    } else {
+      return {best, false};
+    }
+  }
+  return {best, true};
+}
+
+/// The documented UB-free condition of a warp form, lane by lane (see the condition text):
+/// own bit set, no named lane that is neither exited nor executing, no named executing lane with
+/// another mask (and on sm_6x the call-site and union rules).
+z3::expr warp_condition(const Z3Domain& d, const SymWarp& w, const spec::Instr& in,
+                        bool pre_volta) {
+  const auto fam = spec::form_info(in.form).family;
+  const bool sm6x = pre_volta && (fam == spec::Family::Vote || fam == spec::Family::WarpBarrier);
+  auto mask = [&](unsigned i) { return in.imm_mask ? d.w32(*in.imm_mask) : w.mask[i]; };
+  auto executing = [&](unsigned i) { return w.exec[i] && !w.exited[i]; };
+  auto exited = d.w32(0), execs = d.w32(0);
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    exited = exited | spec::bit_if(d, w.exited[i], i);
+    execs = execs | spec::bit_if(d, executing(i), i);
+  }
+  auto ok = d.lit(true);
+  auto uni = d.w32(0);
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    auto lane_ok = d.bit(mask(i), i) && spec::is_zero(d, mask(i) & ~exited & ~execs);
+    for (unsigned j = 0; j < kWarpSize; ++j) {
+      if (j == i) continue;
+      lane_ok = lane_ok && !(d.bit(mask(i), j) && executing(j) && mask(j) != mask(i));
+      if (sm6x)
+        lane_ok = lane_ok &&
+                  !(d.bit(mask(i), j) && !w.exited[j] && !(executing(j) && w.site[j] == w.site[i]));
+    }
+    ok = ok && (!executing(i) || lane_ok);
+    uni = uni | d.ite(executing(i), mask(i), d.w32(0));
+  }
+  if (pre_volta && fam == spec::Family::WarpBarrier) ok = ok && uni == execs;
+  return ok;
+}
+
+std::vector<std::string> warp_condition_text(const spec::Instr& in, bool pre_volta) {
+  const auto fam = spec::form_info(in.form).family;
+  std::vector<std::string> t;
+  t.push_back(in.imm_mask ? "every executing lane is in the immediate membermask " +
+                                lane_list(*in.imm_mask) + " (lanes)"
+                          : "every executing lane is in its own membermask, and");
+  t.push_back(
+      "for every executing lane, each non-exited lane its membermask names executes this "
+      "instruction with the same membermask");
+  if (pre_volta && (fam == spec::Family::Vote || fam == spec::Family::WarpBarrier))
+    t.push_back("(sm_6x) and reaches it from the same call site");
+  if (pre_volta && fam == spec::Family::WarpBarrier)
+    t.push_back(
+        "(sm_6x) and the union of the executing lanes' masks is exactly the executing "
+        "lanes (no mask names an exited lane)");
+  return t;
+}
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+/// The symbolic side of a warp query, built in one context (each worker builds its own).
+struct WarpQuery {
+  Z3Domain d;
+  SymWarp w;
+  z3::expr h;
+  spec::Outcome<Z3Domain> out;
+  z3::expr count;
+  z3::expr ub;
+
+  WarpQuery(z3::context& ctx, const spec::Instr& in, bool pre_volta, const UbConstraints& c)
+      : d(ctx),
+        w(make_sym_warp(d, "w")),
+        h(well_formed(d, w)),
+        out(model_implementation()->warp_symbolic(d, in, w, pre_volta)),
+        count(d.w32(0)),
+        ub(out.ub_lanes(d)) {
+    for (unsigned i = 0; i < kWarpSize; ++i) {
+      const auto& f = c.lanes[i];
+      if (f.status) h = h && status_is(d, w.exec[i], w.exited[i], *f.status);
+      if (f.mask) h = h && w.mask[i] == d.w32(*f.mask);
+      if (f.a) h = h && w.a[i] == d.w64(*f.a);
+      if (f.site) h = h && w.site[i] == d.w32(*f.site);
+    }
+    std::vector<z3::expr> executing;
+    for (unsigned i = 0; i < kWarpSize; ++i) executing.push_back(w.exec[i] && !w.exited[i]);
+    count = count_of(d, executing);
+  }
+};
+
+/// Runs `tasks` on two threads (the queries are independent; each builds its own context).
+void run_parallel(std::vector<std::function<void()>>& tasks) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex m;
+  auto worker = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) {
+      try {
+        tasks[k]();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(m);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  std::thread other(worker);
+  worker();
+  other.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
+                    const UbOptions& opt, std::size_t index, ClauseAnswer& a) {
+  z3::context ctx;
+  WarpQuery q(ctx, in, pre_volta, c);
+  const auto& d = q.d;
+  const auto& t = q.out.ub[index];
+  a.clause = t.clause;
+  const auto fires = q.h && t.lanes != d.w32(0);
+  auto can = check(ctx, fires, opt.timeout_ms);
+  if (can.result == z3::unknown) {
+    a.reason = can.why;
+    return;
+  }
+  if (can.result == z3::unsat) {
+    a.verdict = Possibility::Cannot;
+    return;
+  }
+  auto must = check(ctx, q.h && t.lanes == d.w32(0), opt.timeout_ms);
+  a.verdict = must.result == z3::unsat ? Possibility::Must
+              : must.result == z3::sat ? Possibility::Can
+                                       : Possibility::Unknown;
+  if (must.result == z3::unknown) a.reason = must.why;
+  // Warp UB needs an executing lane.
+  auto [m, least] = smallest(ctx, d, fires, q.count, *can.model, opt.timeout_ms, 1);
+  auto wit = concretize(m, q.w);
+  const auto r = model::evaluate(in, wit, target_of(pre_volta));
+  for (const auto& f : r.ub)
+    if (f.clause == t.clause) a.fires_on = f.lanes;
+  if (!a.fires_on)
+    throw std::runtime_error(std::string("the witness for ") +
+                             std::string(spec::clause_info(t.clause).key) +
+                             " does not fire when replayed through the concrete model");
+  a.witness = wit;
+  a.smallest = least;
+  a.witness_executing = static_cast<unsigned>(m.eval(q.count, true).get_numeral_uint64());
+}
+
+void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
+                  const UbOptions& opt, UbReport& rep) {
+  z3::context ctx;
+  WarpQuery q(ctx, in, pre_volta, c);
+  const auto& d = q.d;
+  const auto& h = q.h;
+  const auto& ub = q.ub;
+  if (!opt.smt2_path.empty()) {
+    z3::expr_vector v(ctx);
+    v.push_back(h);
+    v.push_back(ub != d.w32(0));
+    write_file_atomically(opt.smt2_path, to_smt2(ctx, v));
+  }
+  auto some = check(ctx, h && ub != d.w32(0), opt.timeout_ms);
+  auto none = check(ctx, h && ub == d.w32(0), opt.timeout_ms);
+  rep.any_ub = some.result == z3::unsat                           ? Possibility::Cannot
+               : none.result == z3::unsat                         ? Possibility::Must
+               : some.result == z3::sat && none.result == z3::sat ? Possibility::Can
+                                                                  : Possibility::Unknown;
+  if (none.result != z3::sat) return;
+  auto ex = concretize(*none.model, q.w);
+  if (!model::evaluate(in, ex, target_of(pre_volta)).ub.empty())
+    throw std::runtime_error("the UB-free example does not replay free of UB through the model");
+  rep.free_example = ex;
+  rep.free_condition = warp_condition_text(in, pre_volta);
+  const auto cond = warp_condition(d, q.w, in, pre_volta);
+  rep.condition_checked =
+      check(ctx, h && (cond != (ub == d.w32(0))), opt.timeout_ms).result == z3::unsat;
+
+  // With every lane's status fixed, name the simplest masks that work, checked like the rest.
+  bool statuses_fixed = true;
+  for (const auto& l : c.lanes) statuses_fixed = statuses_fixed && l.status.has_value();
+  if (!statuses_fixed || in.imm_mask) return;
+  uint32_t execs = 0, exited = 0;
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    if (*c.lanes[i].status == model::LaneStatus::Executes) execs |= 1u << i;
+    if (*c.lanes[i].status == model::LaneStatus::Exited) exited |= 1u << i;
+  }
+  for (uint32_t m : {execs, execs | exited}) {
+    auto pinned = h;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      if ((execs >> i) & 1u) pinned = pinned && q.w.mask[i] == d.w32(m);
+    if (check(ctx, pinned, opt.timeout_ms).result != z3::sat) continue;
+    if (check(ctx, pinned && ub != d.w32(0), opt.timeout_ms).result != z3::unsat) continue;
+    rep.free_condition.push_back("here: every executing lane passing " + hex32(m) +
+                                 " is free of UB (checked)");
+    break;
+  }
+}
+
+void analyse_warp(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
+                  const UbOptions& opt, UbReport& rep) {
+  std::size_t clauses = 0;
+  {
+    z3::context ctx;
+    clauses = model_implementation()
+                  ->warp_symbolic(Z3Domain(ctx), in, make_sym_warp(Z3Domain(ctx), "w"), pre_volta)
+                  .ub.size();
+  }
+  rep.clauses.resize(clauses);
+  std::vector<std::function<void()>> tasks;
+  // The whole-call query first: it is the longest, so the clauses fill the other worker.
+  tasks.push_back([&] { analyse_free(in, pre_volta, c, opt, rep); });
+  for (std::size_t k = 0; k < clauses; ++k)
+    tasks.push_back([&, k] { analyse_clause(in, pre_volta, c, opt, k, rep.clauses[k]); });
+  run_parallel(tasks);
+}
+
+void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c,
+                 const UbOptions& opt, UbReport& rep) {
+  Z3Domain d(ctx);
+  const unsigned n = c.threads;
+  const auto s = make_sym_cta(d, "b", n);
+  auto h = well_formed(d, s);
+  for (unsigned t = 0; t < n; ++t) {
+    std::optional<model::LaneStatus> st;
+    std::optional<uint64_t> pred;
+    if (t < kWarpSize) st = c.lanes[t].status, pred = c.lanes[t].a;
+    if (t < c.cta_status.size() && c.cta_status[t]) st = c.cta_status[t];
+    if (t < c.cta_pred.size() && c.cta_pred[t]) pred = c.cta_pred[t];
+    if (st) h = h && status_is(d, s.arrive[t], s.exited[t], *st);
+    if (pred) h = h && s.pred[t] == d.w32(static_cast<uint32_t>(*pred));
+  }
+  const auto out = model_implementation()->cta_symbolic(d, in, s);
+  std::vector<z3::expr> arriving;
+  for (unsigned t = 0; t < n; ++t) arriving.push_back(s.arrive[t] && !s.exited[t]);
+  const auto count = count_of(d, arriving);
+  if (!opt.smt2_path.empty()) {
+    z3::expr_vector q(ctx);
+    q.push_back(h);
+    q.push_back(out.any_ub);
+    write_file_atomically(opt.smt2_path, to_smt2(ctx, q));
+  }
+  ClauseAnswer a{spec::ClauseId::CtaUbNotReached};
+  auto can = check(ctx, h && out.any_ub, opt.timeout_ms);
+  auto none = check(ctx, h && !out.any_ub, opt.timeout_ms);
+  if (can.result == z3::unsat)
+    a.verdict = Possibility::Cannot;
+  else if (can.result == z3::sat)
+    a.verdict = none.result == z3::unsat ? Possibility::Must
+                : none.result == z3::sat ? Possibility::Can
+                                         : Possibility::Unknown;
+  else
+    a.reason = can.why;
+  if (can.result == z3::sat) {
+    // The block rule fires on a missing thread even when no thread arrives.
+    auto [m, least] = smallest(ctx, d, h && out.any_ub, count, *can.model, opt.timeout_ms, 0);
+    auto wit = concretize(m, s);
+    if (model::evaluate_cta(in, wit).ub.empty())
+      throw std::runtime_error(
+          "the witness for cta.ub.not_reached does not fire when replayed "
+          "through the concrete model");
+    a.cta_witness = wit;
+    a.smallest = least;
+    a.witness_executing = static_cast<unsigned>(m.eval(count, true).get_numeral_uint64());
+  }
+  rep.clauses.push_back(a);
+  rep.any_ub = a.verdict;
+  if (none.result != z3::sat) return;
+  auto ex = concretize(*none.model, s);
+  if (!model::evaluate_cta(in, ex).ub.empty())
+    throw std::runtime_error("the UB-free example does not replay free of UB through the model");
+  rep.free_cta_example = ex;
+  rep.free_condition = {"every thread of the block that has not exited reaches the barrier"};
+  auto all_reach = d.lit(true);
+  for (unsigned t = 0; t < n; ++t) all_reach = all_reach && (s.arrive[t] || s.exited[t]);
+  rep.condition_checked =
+      check(ctx, h && (all_reach != !out.any_ub), opt.timeout_ms).result == z3::unsat;
+}
+
+}  // namespace
+
+std::string_view possibility_name(Possibility p) {
+  switch (p) {
+    case Possibility::Cannot:
+      return "cannot";
+    case Possibility::Can:
+      return "can";
+    case Possibility::Must:
+      return "must";
+    case Possibility::Unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+UbReport analyse_ub(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
+                    const UbOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  UbReport rep;
+  rep.instr = in;
+  rep.pre_volta = pre_volta;
+  if (spec::is_warp_form(in.form)) {
+    analyse_warp(in, pre_volta, c, opt, rep);
+  } else {
+    z3::context ctx;
+    analyse_cta(ctx, in, c, opt, rep);
+  }
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+}  // namespace warpspec::checker

@@ -1,0 +1,62 @@
+// The whole property library, as `warpspec prove --all` runs it: nothing may be refuted or fail
+// to replay, unknown is reported and never counted as proved, and the run must stay well inside
+// CI's time on two cores.
+#include "checker/library.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "checker/prover.hpp"
+
+namespace warpspec::checker {
+namespace {
+
+TEST(PropertyLibrary, HasAtLeastFortyLawsWithUniqueNamesAndDocs) {
+  const auto laws = law_library();
+  EXPECT_GE(laws.size(), 40u);
+  for (std::size_t i = 0; i < laws.size(); ++i) {
+    EXPECT_FALSE(laws[i].doc.empty()) << laws[i].name;
+    for (std::size_t j = i + 1; j < laws.size(); ++j) EXPECT_NE(laws[i].name, laws[j].name);
+  }
+}
+
+TEST(PropertyLibrary, EquivalenceIsGeneratedForEveryCatalogForm) {
+  const auto eq = equivalence_library(model_implementation());
+  for (const auto& f : spec::kForms)
+    EXPECT_NE(find_property(eq, "model_eq_model." + std::string(f.name)), nullptr) << f.name;
+  if (fast_implementation()) {
+    const auto lib = property_library();
+    for (const auto& f : spec::kForms)
+      EXPECT_NE(find_property(lib, "fast_eq_model." + std::string(f.name)), nullptr) << f.name;
+  }
+}
+
+TEST(PropertyLibrary, WholeLibraryHasNoRefutationAndNoReplayFailure) {
+  const auto lib = property_library();
+  std::vector<const Property*> all;
+  for (const auto& p : lib) all.push_back(&p);
+  ProveOptions opt;
+  opt.jobs = 2;
+  opt.timeout_ms = 10000;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto verdicts = prove_all(all, opt);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::size_t proved = 0, unknown = 0;
+  for (const auto& v : verdicts) {
+    EXPECT_NE(v.status, Status::Refuted) << v.name << ": " << v.reason << "\n" << v.counterexample;
+    EXPECT_TRUE(v.error.empty()) << v.name << ": " << v.error;
+    if (v.status == Status::Proved) ++proved;
+    if (v.status == Status::Unknown) {
+      ++unknown;
+      std::printf("unknown: %s (%s)\n", v.name.c_str(), v.reason.c_str());
+    }
+  }
+  std::printf("%zu properties: %zu proved, %zu unknown; wall time %.1f s on 2 workers\n",
+              verdicts.size(), proved, unknown, wall);
+  EXPECT_GE(proved, 40u);
+}
+
+}  // namespace
+}  // namespace warpspec::checker

@@ -1,0 +1,84 @@
+// UB queries: can / must / cannot per clause, smallest witnesses that replay, and a checked
+// condition for UB-free calls.
+#include "checker/ub_query.hpp"
+
+#include <gtest/gtest.h>
+
+namespace warpspec::checker {
+namespace {
+
+const ClauseAnswer& answer(const UbReport& r, spec::ClauseId c) {
+  for (const auto& a : r.clauses)
+    if (a.clause == c) return a;
+  throw std::runtime_error("clause missing");
+}
+
+TEST(UbQuery, UnconstrainedBallotCanHitEveryVoltaClauseWithSmallWitnesses) {
+  spec::Instr in{spec::FormId::VoteBallot};
+  auto r = analyse_ub(in, false, {});
+  using C = spec::ClauseId;
+  EXPECT_EQ(answer(r, C::VoteUbSelfNotInMask).verdict, Possibility::Can);
+  EXPECT_EQ(answer(r, C::VoteUbSelfNotInMask).witness_executing, 1u);
+  EXPECT_EQ(answer(r, C::VoteUbPeerAbsent).witness_executing, 1u);
+  EXPECT_EQ(answer(r, C::VoteUbMaskMismatch).witness_executing, 2u);
+  EXPECT_TRUE(answer(r, C::VoteUbMaskMismatch).smallest);
+  EXPECT_EQ(answer(r, C::VoteUbSm6xConvergence).verdict, Possibility::Cannot);
+  EXPECT_EQ(r.any_ub, Possibility::Can);
+  EXPECT_TRUE(r.condition_checked);
+  EXPECT_TRUE(r.free_example.has_value());
+}
+
+TEST(UbQuery, AFullyFixedCleanWarpCannotHaveUb) {
+  spec::Instr in{spec::FormId::MatchAllB64};
+  UbConstraints c;
+  for (auto& l : c.lanes) l = {model::LaneStatus::Executes, 0xffffffffu, 7, 0};
+  auto r = analyse_ub(in, false, c);
+  for (const auto& a : r.clauses) EXPECT_EQ(a.verdict, Possibility::Cannot);
+  EXPECT_EQ(r.any_ub, Possibility::Cannot);
+}
+
+TEST(UbQuery, AnInactiveNamedLaneMustFirePeerAbsent) {
+  spec::Instr in{spec::FormId::ReduxAddU32};
+  UbConstraints c;
+  for (auto& l : c.lanes) l.mask = 0xffffffffu;
+  c.lanes[0].status = model::LaneStatus::Executes;
+  c.lanes[3].status = model::LaneStatus::Inactive;
+  auto r = analyse_ub(in, false, c);
+  EXPECT_EQ(answer(r, spec::ClauseId::ReduxUbPeerAbsent).verdict, Possibility::Must);
+  EXPECT_EQ(r.any_ub, Possibility::Must);
+  EXPECT_FALSE(r.free_example.has_value());
+}
+
+TEST(UbQuery, FixedStatusesSuggestTheExecutingSetAsMask) {
+  spec::Instr in{spec::FormId::BarWarpSync};
+  UbConstraints c;
+  for (unsigned i = 0; i < spec::kWarpSize; ++i)
+    c.lanes[i].status = i < 8 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
+  auto r = analyse_ub(in, false, c);
+  bool suggested = false;
+  for (const auto& line : r.free_condition)
+    suggested = suggested || line.find("0x000000ff") != std::string::npos;
+  EXPECT_TRUE(suggested);
+}
+
+TEST(UbQuery, BlockBarrierWitnessNeedsOnlyAMissingThread) {
+  spec::Instr in{spec::FormId::BarRedPopc};
+  auto r = analyse_ub(in, false, {});
+  ASSERT_EQ(r.clauses.size(), 1u);
+  EXPECT_EQ(r.clauses[0].verdict, Possibility::Can);
+  // The block rule is stated over the whole block: a live thread that does not arrive makes the
+  // barrier undefined even when no thread arrives at all.
+  EXPECT_EQ(r.clauses[0].witness_executing, 0u);
+  EXPECT_TRUE(r.clauses[0].smallest);
+  EXPECT_TRUE(r.condition_checked);
+}
+
+TEST(UbQuery, Sm6xConvergenceCanFireOnOldTargets) {
+  spec::Instr in{spec::FormId::VoteAll};
+  auto r = analyse_ub(in, true, {});
+  EXPECT_EQ(answer(r, spec::ClauseId::VoteUbSm6xConvergence).verdict, Possibility::Can);
+  EXPECT_TRUE(r.condition_checked);
+}
+
+}  // namespace
+}  // namespace warpspec::checker
