@@ -1,6 +1,7 @@
 // warpspec report: the verification report a newcomer runs first. It states the catalog, then
 // checks the model against every witness the project has: the published worked example, and,
 // when built in, the property library and the recorded hardware corpus.
+#include <chrono>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -10,6 +11,10 @@
 #include "model/render.hpp"
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
 #include "capture/replay.hpp"
+#endif
+#ifdef WARPSPEC_HAVE_CHECKER
+#include "checker/library.hpp"
+#include "checker/prover.hpp"
 #endif
 
 namespace warpspec::cli {
@@ -87,7 +92,42 @@ bool hardware_corpus(const std::string& dir) {
 }
 #endif
 
-int run_report(const std::string& corpus) {
+#ifdef WARPSPEC_HAVE_CHECKER
+// Proves the property library (laws and fast == model). Unknown is reported as unknown.
+bool property_library(unsigned timeout_ms) {
+  const auto lib = checker::property_library();
+  std::vector<const checker::Property*> all;
+  for (const auto& p : lib) all.push_back(&p);
+  checker::ProveOptions opt;
+  opt.timeout_ms = timeout_ms;
+  std::cout << "Property library (" << lib.size() << " properties, Z3, " << timeout_ms / 1000
+            << " s each, 2 workers):\n" << std::flush;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto verdicts = checker::prove_all(all, opt);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::size_t proved = 0, refuted = 0, unknown = 0, eq_proved = 0, eq_total = 0;
+  std::string unknown_names;
+  for (const auto& v : verdicts) {
+    const bool eq = v.name.starts_with("fast_eq_model.");
+    eq_total += eq;
+    if (v.status == checker::Status::Proved) ++proved, eq_proved += eq;
+    if (v.status == checker::Status::Refuted) {
+      ++refuted;
+      std::cout << "  REFUTED " << v.name << ": " << v.reason << "\n" << v.counterexample;
+    }
+    if (v.status == checker::Status::Unknown) ++unknown, unknown_names += " " + v.name;
+    if (!v.error.empty()) std::cout << "  ERROR " << v.name << ": " << v.error << "\n";
+  }
+  std::cout << "  " << proved << " proved, " << refuted << " refuted, " << unknown << " unknown in "
+            << std::fixed << std::setprecision(1) << secs << " s; fast == model proved for " << eq_proved
+            << " of " << eq_total << " properties\n";
+  if (unknown) std::cout << "  unknown (not proved, not refuted):" << unknown_names << "\n";
+  std::cout << "\n";
+  return refuted == 0;
+}
+#endif
+
+int run_report(const std::string& corpus, unsigned timeout_ms) {
   int semantic = 0, undefined = 0;
   for (const auto& c : spec::kClauses)
     (c.kind == spec::ClauseKind::Semantic ? semantic : undefined)++;
@@ -101,7 +141,13 @@ int run_report(const std::string& corpus) {
 #else
   (void)corpus;
 #endif
-  std::cout << (ok ? "Verdict: the model agrees with every witness checked.\n"
+#ifdef WARPSPEC_HAVE_CHECKER
+  if (timeout_ms) ok = property_library(timeout_ms) && ok;
+#else
+  (void)timeout_ms;
+#endif
+  std::cout << (ok ? "Verdict: no witness disagrees with the model (unknown proofs are listed above, "
+                     "not counted as proved).\n"
                    : "Verdict: DISAGREEMENT (see above).\n");
   return ok ? kExitOk : kExitRefuted;
 }
@@ -110,9 +156,13 @@ const bool registered = add_command(
     {"report", "Verification report: the model checked against every witness the project has", 5,
      [](CLI::App& sub) {
        auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);
+       auto timeout = std::make_shared<unsigned>(10000);
        sub.add_option("--corpus", *corpus, "Folder of hardware captures to replay")
            ->capture_default_str();
-       return [corpus] { return run_report(*corpus); };
+       sub.add_option("--timeout-ms", *timeout,
+                      "Z3 time per property of the library (0 skips the proofs)")
+           ->capture_default_str();
+       return [corpus, timeout] { return run_report(*corpus, *timeout); };
      }});
 
 }  // namespace
