@@ -77,9 +77,24 @@ z3::expr Z3Domain::ite(const z3::expr& c, const z3::expr& x, const z3::expr& y) 
   }
   // ite(c, ite(c2, t, e), e) is ite(c && c2, t, e): nested selections of one default collapse.
   if (is_op(x, Z3_OP_ITE) && z3::eq(x.arg(2), y)) return ite(c && x.arg(0), x.arg(1), y);
-  // ite(c, a + v, a) is a + ite(c, v, 0): a masked fold becomes a plain sum of masked terms.
-  if (x.is_bv() && is_op(x, Z3_OP_BADD) && x.num_args() == 2 && z3::eq(x.arg(0), y))
-    return y + ite(c, x.arg(1), ctx_->bv_val(0, x.get_sort().bv_size()));
+  // ite(c, a op v, a) is a op ite(c, v, e) for e the identity of op: a masked fold becomes a
+  // plain n-ary sum (conjunction, ...) of masked terms, which Z3 flattens and orders, so that two
+  // folds of one set in different orders or shapes become one term.
+  if (x.is_bv() && x.is_app() && x.num_args() == 2 && z3::eq(x.arg(0), y)) {
+    const unsigned n = x.get_sort().bv_size();
+    switch (x.decl().decl_kind()) {
+      case Z3_OP_BADD:
+        return y + ite(c, x.arg(1), ctx_->bv_val(0, n));
+      case Z3_OP_BOR:
+        return y | ite(c, x.arg(1), ctx_->bv_val(0, n));
+      case Z3_OP_BXOR:
+        return y ^ ite(c, x.arg(1), ctx_->bv_val(0, n));
+      case Z3_OP_BAND:
+        return y & ite(c, x.arg(1), ~ctx_->bv_val(0, n));
+      default:
+        break;
+    }
+  }
   return z3::ite(c, x, y);
 }
 

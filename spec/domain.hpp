@@ -65,6 +65,12 @@ typename D::W32 f32_order_key(const D& d, const typename D::W32& x) {
   return d.ite(d.bit(x, 31), ~x, x | d.w32(0x80000000u));
 }
 
+/// The bit pattern whose order key is `k` (the inverse of `f32_order_key`).
+template <Domain D>
+typename D::W32 f32_from_order_key(const D& d, const typename D::W32& k) {
+  return d.ite(d.bit(k, 31), k & d.w32(0x7fffffffu), ~k);
+}
+
 /// The canonical binary32 NaN PTX produces (all exponent and fraction bits set, sign clear).
 inline constexpr uint32_t kCanonicalNanF32 = 0x7fffffffu;
 

@@ -46,28 +46,30 @@ typename D::W32 redux_int(const D& d, const FormInfo& f, const WarpState<D, W>& 
   return acc;
 }
 
-/// `.f32` min/max of lane i. Values are ordered by `f32_order_key` (so -0.0 < +0.0); `.abs`
-/// clears signs first; NaNs are skipped, and the result is the canonical NaN when no non-NaN
-/// value is left or, with `.NaN`, when any value is NaN.
+/// `.f32` min/max of lane i, over order keys (`f32_order_key`: the numeric order with -0.0 just
+/// below +0.0), so that the float order is unsigned order on words. `.abs` clears signs first;
+/// NaNs are skipped; the result is the canonical NaN when no non-NaN value is left or, with
+/// `.NaN`, when any value is NaN. Non-NaN keys lie strictly between 0 and 0xffffffff, so those
+/// two start the running maximum and minimum.
 template <Domain D, int W>
 typename D::W32 redux_f32(const D& d, const FormInfo& f, const WarpState<D, W>& s,
                           const typename D::W32& part) {
-  auto acc = d.w32(0);
+  const bool max = f.mode == Mode::Max;
+  auto acc = d.w32(max ? 0u : 0xffffffffu);
   auto have = d.lit(false), saw_nan = d.lit(false);
   for (unsigned j = 0; j < W; ++j) {
     auto x = d.lo32(s.a[j]);
     if (f.abs) x = f32_abs(d, x);
     auto in = d.bit(part, j);
     auto nan = f32_is_nan(d, x);
-    auto kx = f32_order_key(d, x), ka = f32_order_key(d, acc);
-    auto better = f.mode == Mode::Min ? d.ult(kx, ka) : d.ult(ka, kx);
-    auto take = in && !nan && (!have || better);
-    acc = d.ite(take, x, acc);
+    auto k = f32_order_key(d, x);
+    auto better = max ? d.ult(acc, k) : d.ult(k, acc);
+    acc = d.ite(in && !nan && better, k, acc);
     have = have || (in && !nan);
     saw_nan = saw_nan || (in && nan);
   }
   auto give_nan = f.nan ? (saw_nan || !have) : !have;
-  return d.ite(give_nan, d.w32(kCanonicalNanF32), acc);
+  return d.ite(give_nan, d.w32(kCanonicalNanF32), f32_from_order_key(d, acc));
 }
 
 }  // namespace detail

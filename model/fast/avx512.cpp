@@ -185,7 +185,7 @@ WS_INLINE void store(uint32_t* p, const Pair& x) {
   _mm512_storeu_si512(p, x.lo);
   _mm512_storeu_si512(p + 16, x.hi);
 }
-// Lowest set bit of each lane's word, and its position (`lowest_bit` in words.hpp; the
+// Lowest set bit of each lane's word (x & -x), and its position (the
 // position of an empty word reads as lane 31, which callers never rely on).
 WS_INLINE Pair lowest_bit(const Pair& x) {
   const __m512i zero = _mm512_setzero_si512();
@@ -365,7 +365,7 @@ WS_INLINE uint32_t operands_differ64(const model::Warp& w, uint64_t value) {
   return join(_mm512_kunpackb(k[1], k[0]), _mm512_kunpackb(k[3], k[2]));
 }
 
-// `match_all_rows` with one participant set: compare everybody with its lowest lane.
+// match.all with one participant set: compare everybody with its lowest lane.
 WS_INLINE void match_all_uniform(const model::Warp& w, const View& v, bool wide, WarpLanes& out) {
   const uint32_t part = shared_part(v);
   const uint64_t lead = w.a[static_cast<unsigned>(std::countr_zero(part | 0x80000000u))];
@@ -382,7 +382,8 @@ WS_INLINE void match_all_uniform(const model::Warp& w, const View& v, bool wide,
   out.p = ok ? 0xffffffffu : 0;
 }
 
-// `match_all_rows`: each lane compares its operand with its leader's (exact on lanes without UB).
+// match.all: each lane compares its operand with its leader's (the lowest taking-part lane);
+// `match_all_rows` gives the same on lanes without UB, where a group shares one mask.
 WS_INLINE void match_all(const model::Warp& w, const View& v, bool wide, WarpLanes& out) {
   Pair low, high;
   operand_halves(w, &low, wide ? &high : nullptr);

@@ -3,9 +3,10 @@
 // never one lane pair at a time where a word operation will do. Instantiated with the concrete
 // domain this is the portable path; instantiated symbolically it is what gets proved equal to
 // the model. The AVX-512 kernels (avx512.cpp) compute the same words with vector instructions,
-// with two departures that the exhaustive small-width tests (tests/fast/twins_test.cpp) cover:
-// when every executing lane passes one mask they take a scalar shortcut, and they reduce
-// (redux) with one tree per group of lanes instead of the bit-sliced form below.
+// with departures that the exhaustive small-width tests (tests/fast/twins_test.cpp) cover:
+// when every executing lane passes one mask they take a scalar shortcut, they reduce (redux)
+// once per group of lanes sharing a mask, with trees of minima where this text keeps a running
+// one, and match.all compares each lane with its group's lowest lane.
 //
 // Equivalence with the model is Alive2's order: the same UB clauses on the same lanes, the same
 // executing lanes, and the same d (and p) on every lane the model defines
@@ -84,22 +85,19 @@ Rows<D, W> match_any_rows(const D& d, const spec::WarpState<D, W>& s, const Lane
   return spec::lanes_of<W>([&](unsigned i) { return part[i] & eq[i]; });
 }
 
-/// PTX ISA 9.7.13.10, match.all: the taking-part set (and p) when all of it holds one value,
-/// else 0. Exact on lanes without UB of their own: there every taking-part lane passes the same
-/// mask, so
-/// all of them share one leader (lowest taking-part lane), and "all equal" is "nobody differs
-/// from their leader" — one gather and one compare per lane instead of W.
+/// PTX ISA 9.7.13.10, match.all: the taking-part set (and p) when all of it holds lane i's
+/// value, else 0. The same equal-set matrix as match.any: a lane's row minus its equal set must
+/// be empty. (The AVX-512 kernel compares each lane with its lowest taking-part lane instead,
+/// one gather per lane; on lanes without UB the two agree, since every taking-part lane then
+/// passes the same mask.)
 template <Domain D, int W>
 std::pair<Rows<D, W>, typename D::W32> match_all_rows(const D& d, const spec::WarpState<D, W>& s,
                                                       const LaneWords<D, W>& v, bool wide) {
-  const auto part = participant_rows(d, v);
-  const auto leader = spec::lanes_of<W>([&](unsigned i) { return lowest_bit(d, part[i]); });
-  const auto differs = pack_where<D, W>(d, [&](unsigned j) {
-    const auto lead = select_by_bit<D, W>(d, leader[j], s.a, d.w64(0));
-    return wide ? s.a[j] != lead : d.lo32(s.a[j]) != d.lo32(lead);
+  const auto eq = equal_sets_of<D, W>(d, [&](unsigned i, unsigned j) {
+    return wide ? s.a[i] == s.a[j] : d.lo32(s.a[i]) == d.lo32(s.a[j]);
   });
-  const auto ok =
-      spec::lanes_of<W>([&](unsigned i) { return spec::is_zero(d, part[i] & differs); });
+  const auto part = participant_rows(d, v);
+  const auto ok = spec::lanes_of<W>([&](unsigned i) { return spec::is_zero(d, part[i] & ~eq[i]); });
   return {spec::lanes_of<W>([&](unsigned i) { return d.ite(ok[i], part[i], d.w32(0)); }),
           pack<D, W>(d, ok)};
 }
@@ -136,71 +134,76 @@ Rows<D, W> vote_rows(const D& d, const spec::Instr& in, const spec::WarpState<D,
 
 namespace detail {
 
-/// Bit planes of 32-bit words: plane b holds, as lane bits, bit b of every lane's word.
-template <Domain D, int W>
-std::array<typename D::W32, 32> planes(const D& d, const Rows<D, W>& x) {
-  return spec::lanes_of<32>(
-      [&](unsigned b) { return pack_where<D, W>(d, [&](unsigned j) { return d.bit(x[j], b); }); });
+/// `x[0] op x[1] op ... op x[n-1]` as a balanced tree (the operator is associative).
+template <class T, std::size_t N, class Op>
+T tree_reduce(const std::array<T, N>& x, Op&& op) {
+  std::vector<T> level(x.begin(), x.end());
+  while (level.size() > 1) {
+    std::vector<T> next;
+    for (std::size_t j = 0; j + 1 < level.size(); j += 2) next.push_back(op(level[j], level[j + 1]));
+    if (level.size() % 2) next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
 }
 
-/// Bit-serial minimum (or maximum) over the lanes of `set`, most significant bit first: keep
-/// the candidates holding a 0 (a 1) at this bit when there are any. All ones (zero) when `set`
-/// is empty, the identity of the operator.
-template <Domain D>
-typename D::W32 bit_serial_extreme(const D& d, const std::array<typename D::W32, 32>& planes,
-                                   typename D::W32 set, bool max) {
-  auto result = d.w32(0);
-  for (int b = 31; b >= 0; --b) {
-    const auto keep = set & (max ? planes[b] : ~planes[b]);
-    const auto some = !spec::is_zero(d, keep);
-    set = d.ite(some, keep, set);
-    result = result | spec::bit_if(d, max ? some : !some, static_cast<unsigned>(b));
-  }
-  return result;
+/// The running extreme over the lanes of `set`, in lane order: a lane's key replaces the
+/// accumulator when it is strictly better. `start` is returned when `set` is empty.
+template <Domain D, int W, class Better>
+typename D::W32 running_extreme(const D& d, const Rows<D, W>& keys, const typename D::W32& set,
+                                typename D::W32 start, Better&& better) {
+  for (unsigned j = 0; j < W; ++j)
+    start = d.ite(d.bit(set, j) && better(keys[j], start), keys[j], start);
+  return start;
 }
 
 }  // namespace detail
 
-/// PTX ISA 9.7.13.12, redux.sync on .u32/.s32/.b32: bit-sliced. The lanes' words are turned
-/// into 32 bit planes once; then a lane's sum is a weighted sum of popcounts of its participant
-/// row against the planes, and/or/xor are one test per plane, and min/max are bit-serial
-/// (signed order by flipping the sign bit, which maps it onto unsigned order).
+/// PTX ISA 9.7.13.12, redux.sync on .u32/.s32/.b32. Per lane, its participant row selects
+/// operands (the others become the operator's identity, a word operation per lane), then
+/// add/and/or/xor reduce as a balanced tree, the shape of the AVX-512 kernel. min/max keep a
+/// running extreme in lane order: the kernel's tree of minima is covered by the exhaustive
+/// small-width twin tests, and the lane order makes the equivalence proof a rewrite instead of
+/// a search over orders.
 template <Domain D, int W>
 Rows<D, W> redux_int_rows(const D& d, const spec::FormInfo& f, const spec::WarpState<D, W>& s,
                           const LaneWords<D, W>& v) {
-  const bool ordered = f.mode == spec::Mode::Min || f.mode == spec::Mode::Max;
-  const auto flip = d.w32(ordered && f.a_type == spec::OperandType::S32 ? 0x80000000u : 0u);
-  const auto keys = spec::lanes_of<W>([&](unsigned j) { return d.lo32(s.a[j]) ^ flip; });
-  const auto pl = detail::planes<D, W>(d, keys);
+  const bool is_signed = f.a_type == spec::OperandType::S32;
+  const auto x = spec::lanes_of<W>([&](unsigned j) { return d.lo32(s.a[j]); });
   const auto part = participant_rows(d, v);
+  auto selected = [&](const typename D::W32& set, uint32_t identity) {
+    return spec::lanes_of<W>(
+        [&](unsigned j) { return d.ite(d.bit(set, j), x[j], d.w32(identity)); });
+  };
+  using W32 = typename D::W32;
   return spec::lanes_of<W>([&](unsigned i) {
     const auto set = part[i];
-    auto per_bit = [&](auto&& bit_of) {
-      auto acc = d.w32(0);
-      for (unsigned b = 0; b < 32; ++b) acc = acc | spec::bit_if(d, bit_of(pl[b]), b);
-      return acc;
-    };
     switch (f.mode) {
-      case spec::Mode::Add: {
-        auto acc = d.w32(0);  // Horner over the planes: doubling is adding to itself
-        for (int b = 31; b >= 0; --b) acc = acc + acc + d.popcount(set & pl[b]);
-        return acc;
-      }
+      case spec::Mode::Add:
+        return detail::tree_reduce(selected(set, 0), [](const W32& a, const W32& b) { return a + b; });
       case spec::Mode::And:
-        return per_bit([&](const auto& p) { return spec::is_zero(d, set & ~p); });
+        return detail::tree_reduce(selected(set, 0xffffffffu),
+                                   [](const W32& a, const W32& b) { return a & b; });
       case spec::Mode::Or:
-        return per_bit([&](const auto& p) { return !spec::is_zero(d, set & p); });
+        return detail::tree_reduce(selected(set, 0), [](const W32& a, const W32& b) { return a | b; });
       case spec::Mode::Xor:
-        return per_bit([&](const auto& p) { return d.bit(d.popcount(set & p), 0); });
-      default:  // Min, Max
-        return detail::bit_serial_extreme(d, pl, set, f.mode == spec::Mode::Max) ^ flip;
+        return detail::tree_reduce(selected(set, 0), [](const W32& a, const W32& b) { return a ^ b; });
+      default: {  // Min, Max
+        const bool max = f.mode == spec::Mode::Max;
+        const uint32_t start = is_signed ? (max ? 0x80000000u : 0x7fffffffu) : (max ? 0u : ~0u);
+        return detail::running_extreme<D, W>(d, x, set, d.w32(start), [&](const W32& k, const W32& acc) {
+          const auto& [lo, hi] = max ? std::pair{acc, k} : std::pair{k, acc};
+          return is_signed ? d.slt(lo, hi) : d.ult(lo, hi);
+        });
+      }
     }
   });
 }
 
-/// PTX ISA 9.7.13.12, redux.sync .f32 min/max: bit-sliced over the order keys (`f32_order_key`,
-/// where -0.0 < +0.0) of the non-NaN participants, then decoded back to a bit pattern; the
-/// canonical NaN when no non-NaN value takes part or, with .NaN, when any NaN does.
+/// PTX ISA 9.7.13.12, redux.sync .f32 min/max: the extreme order key (`f32_order_key`, where
+/// -0.0 < +0.0) over the non-NaN participants (one word: the row minus the NaN lanes), decoded
+/// back to a bit pattern; the canonical NaN when no non-NaN value takes part or, with .NaN,
+/// when any NaN does.
 template <Domain D, int W>
 Rows<D, W> redux_f32_rows(const D& d, const spec::FormInfo& f, const spec::WarpState<D, W>& s,
                           const LaneWords<D, W>& v) {
@@ -209,16 +212,18 @@ Rows<D, W> redux_f32_rows(const D& d, const spec::FormInfo& f, const spec::WarpS
     return f.abs ? spec::f32_abs(d, w) : w;
   });
   const auto nan = pack_where<D, W>(d, [&](unsigned j) { return spec::f32_is_nan(d, x[j]); });
-  const auto pl = detail::planes<D, W>(
-      d, spec::lanes_of<W>([&](unsigned j) { return spec::f32_order_key(d, x[j]); }));
+  const auto keys = spec::lanes_of<W>([&](unsigned j) { return spec::f32_order_key(d, x[j]); });
   const auto part = participant_rows(d, v);
+  const bool max = f.mode == spec::Mode::Max;
   return spec::lanes_of<W>([&](unsigned i) {
     const auto numbers = part[i] & ~nan;
-    const auto key = detail::bit_serial_extreme(d, pl, numbers, f.mode == spec::Mode::Max);
-    const auto value = d.ite(d.bit(key, 31), key & d.w32(0x7fffffffu), ~key);
+    const auto key = detail::running_extreme<D, W>(
+        d, keys, numbers, d.w32(max ? 0u : ~0u), [&](const auto& k, const auto& acc) {
+          return max ? d.ult(acc, k) : d.ult(k, acc);
+        });
     const auto none = spec::is_zero(d, numbers);
     const auto give_nan = f.nan ? none || !spec::is_zero(d, part[i] & nan) : none;
-    return d.ite(give_nan, d.w32(spec::kCanonicalNanF32), value);
+    return d.ite(give_nan, d.w32(spec::kCanonicalNanF32), spec::f32_from_order_key(d, key));
   });
 }
 

@@ -33,29 +33,12 @@ typename D::W32 pack_where(const D& d, F&& pred) {
   return acc;
 }
 
-/// The lowest set bit of `x` alone (x & -x); zero when `x` is zero. A set's lowest lane is the
-/// canonical "leader" the fast algorithms compare against.
-template <Domain D>
-typename D::W32 lowest_bit(const D& d, const typename D::W32& x) {
-  return x & (~x + d.w32(1));
-}
-
 /// The bit-matrix transpose: bit j of row i becomes bit i of row j.
 template <Domain D, int W>
 Rows<D, W> transpose(const D& d, const Rows<D, W>& rows) {
   return spec::lanes_of<W>([&](unsigned c) {
     return pack_where<D, W>(d, [&](unsigned r) { return d.bit(rows[r], c); });
   });
-}
-
-/// `table[l]` where `onehot` has exactly bit l set; `none` when `onehot` is zero. (The vector
-/// kernels read this as a lane permute indexed by the bit's position.)
-template <Domain D, int W, class T>
-T select_by_bit(const D& d, const typename D::W32& onehot, const std::array<T, W>& table,
-                const T& none) {
-  T acc = none;
-  for (unsigned l = 0; l < W; ++l) acc = d.ite(d.bit(onehot, l), table[l], acc);
-  return acc;
 }
 
 /// Row i holds the lanes j < i with `same(i, j)`: what a conflict-detection instruction
