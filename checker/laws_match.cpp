@@ -24,6 +24,27 @@ typename D::B live_uniform(const D& d, FormId form, const spec::WarpState<D>& s,
   return ok;
 }
 
+/// `term` with lane `j`'s membermask and operand (at the width of `form`) replaced by lane
+/// `i`'s: the same value wherever the two lanes pass one mask and hold one value (substitution
+/// of equals), and one term with lane i's own result when it is a function of these alone.
+/// The concrete reading returns `term` unchanged.
+template <class D, class T>
+T as_seen_by(const D& d, FormId form, const spec::WarpState<D>& s, const T& term, unsigned j,
+             unsigned i) {
+  if constexpr (std::is_same_v<D, Z3Domain>) {
+    const bool wide = spec::form_info(form).a_type == spec::OperandType::B64;
+    z3::expr_vector src(d.ctx()), dst(d.ctx());
+    src.push_back(s.mask[j]);
+    dst.push_back(s.mask[i]);
+    src.push_back(wide ? s.a[j] : d.lo32(s.a[j]));
+    dst.push_back(wide ? s.a[i] : d.lo32(s.a[i]));
+    return T(term).substitute(src, dst);
+  } else {
+    (void)d, (void)form, (void)s, (void)j, (void)i;
+    return term;
+  }
+}
+
 constexpr FormId kAny[] = {FormId::MatchAnyB32, FormId::MatchAnyB64};
 constexpr FormId kAll[] = {FormId::MatchAllB32, FormId::MatchAllB64};
 
@@ -123,43 +144,55 @@ void add_match_laws(std::vector<Property>& out, const Subject& subject) {
       });
 
   add("match.any_classes_partition_live_lanes",
-      "On lanes of one mask that take part, match.any sets are equal or disjoint; on a defined "
-      "lane, the sets of its mask's lanes "
-      "cover the live mask.",
+      "On lanes of one mask that take part, two lanes holding one value get the same match.any "
+      "set and a lane holding another value is not in it, so the sets are the classes of equal "
+      "values (equal or disjoint, by transitivity of equality); on a defined lane, each live lane "
+      "is in its own set, so with match.any_within_live_mask the sets cover the live mask.",
       kUsesWarp, [](auto& e) {
         const auto& d = e.d;
         for (auto f : kAny) {
           auto any = e.eval(instr(f), e.w0);
           e.claim_lanes(std::string(spec::form_info(f).name), [&](unsigned i) {
             auto ok = d.lit(true);
-            auto cover = d.w32(0);
             for (unsigned j = 0; j < spec::kWarpSize; ++j) {
+              if (j == i) continue;
               auto together =
                   takes_part(d, e.w0, i) && takes_part(d, e.w0, j) && e.w0.mask[i] == e.w0.mask[j];
-              cover = cover | d.ite(together, any.d[j], d.w32(0));
-              if (j > i)
-                ok = ok && implies(d, together,
-                                   any.d[i] == any.d[j] || spec::is_zero(d, any.d[i] & any.d[j]));
+              ok = ok && implies(d, together,
+                                 d.ite(same_value(d, f, e.w0, i, j),
+                                       any.d[i] == as_seen_by(d, f, e.w0, any.d[j], j, i),
+                                       !d.bit(any.d[i], j)));
+              // When lane i is defined, every live lane executes with lane i's mask.
+              ok = ok && implies(d, any.defined(d, i) && d.bit(live(d, e.w0, i), j),
+                                 d.bit(any.d[j], j));
             }
-            // When lane i is defined, every live lane executes with lane i's mask.
-            return ok && implies(d, any.defined(d, i), cover == live(d, e.w0, i));
+            return ok && implies(d, any.defined(d, i), d.bit(any.d[i], i));
           });
         }
       });
 
   add("match.uniform_across_a_mask",
-      "match.all gives the same result on all lanes in their own mask that pass one membermask.",
+      "match.all gives the same result on all lanes in their own mask that pass one membermask: "
+      "lanes holding one value get one result, and a lane whose value another one does not hold "
+      "gets 0.",
       kUsesWarp, [](auto& e) {
         const auto& d = e.d;
         for (auto f : kAll) {
-          auto all = e.eval(instr(f), e.w0);
+          auto in = instr(f);
+          in.write_p = true;
+          auto all = e.eval(in, e.w0);
           e.claim_lanes(std::string(spec::form_info(f).name), [&](unsigned i) {
             auto ok = d.lit(true);
-            for (unsigned j = i + 1; j < spec::kWarpSize; ++j)
+            for (unsigned j = 0; j < spec::kWarpSize; ++j) {
+              if (j == i) continue;
+              auto same_result = all.d[i] == as_seen_by(d, f, e.w0, all.d[j], j, i) &&
+                                 all.p[i] == as_seen_by(d, f, e.w0, all.p[j], j, i);
+              auto zero = spec::is_zero(d, all.d[i]) && !all.p[i];
               ok = ok && implies(d,
                                  takes_part(d, e.w0, i) && takes_part(d, e.w0, j) &&
                                      e.w0.mask[i] == e.w0.mask[j],
-                                 all.d[i] == all.d[j] && all.p[i] == all.p[j]);
+                                 d.ite(same_value(d, f, e.w0, i, j), same_result, zero));
+            }
             return ok;
           });
         }
