@@ -16,6 +16,10 @@ namespace warpspec::capture {
 struct Reader::Impl {
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
   gzFile f = nullptr;
+  std::string buf;  // bytes read but not yet returned, from `at` on
+  std::size_t at = 0;
+  bool eof = false;
+  int err = Z_OK;  // zlib's state after the last read
   ~Impl() {
     if (f) gzclose(f);
   }
@@ -50,17 +54,36 @@ Reader::~Reader() = default;
 bool Reader::read_line(std::string& out) {
   out.clear();
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
-  char buf[1 << 14];
-  bool any = false;
-  while (gzgets(impl_->f, buf, sizeof buf)) {
-    any = true;
-    out += buf;
-    if (!out.empty() && out.back() == '\n') break;
+  // Lines are cut from blocks read with gzread rather than gzgets, which stops at a NUL byte and
+  // would hand the parser a shortened line.
+  Impl& z = *impl_;
+  while (true) {
+    const auto nl = z.buf.find('\n', z.at);
+    if (nl != std::string::npos) {
+      out.assign(z.buf, z.at, nl - z.at);
+      z.at = nl + 1;
+      break;
+    }
+    if (z.eof) {
+      // Z_BUF_ERROR: the gzip stream was cut short, which would silently lose records.
+      if (z.err != Z_OK && z.err != Z_STREAM_END)
+        throw FormatError(path_, line_ + 1,
+                          z.err == Z_BUF_ERROR ? "truncated gzip stream (the file was cut short)"
+                                               : "corrupt gzip stream");
+      if (z.at >= z.buf.size()) return false;
+      out.assign(z.buf, z.at, std::string::npos);
+      z.at = z.buf.size();
+      break;
+    }
+    z.buf.erase(0, z.at);
+    z.at = 0;
+    char block[1 << 16];
+    const int n = gzread(z.f, block, sizeof block);
+    gzerror(z.f, &z.err);
+    if (n > 0) z.buf.append(block, static_cast<std::size_t>(n));
+    // The lines read before an error are still returned; the error comes where they end.
+    z.eof = n <= 0 || (z.err != Z_OK && z.err != Z_STREAM_END);
   }
-  int err = 0;
-  gzerror(impl_->f, &err);
-  if (err != Z_OK && err != Z_BUF_ERROR) throw FormatError(path_, line_ + 1, "corrupt gzip stream");
-  if (!any) return false;
 #else
   if (!std::getline(impl_->f, out)) return false;
 #endif

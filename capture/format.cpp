@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "model/state_io.hpp"
+
 namespace warpspec::capture {
 
 using nlohmann::json;
@@ -23,6 +25,20 @@ struct Ctx {
   std::size_t line;
   [[noreturn]] void fail(const std::string& what) const { throw FormatError(file, line, what); }
 };
+
+/// Parses one line as JSON; a syntax error names its column and what was expected there.
+json parse_line(const Ctx& c, const std::string& text, const char* expected) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    c.fail(std::string(expected) + ", but this line is not valid JSON at column " +
+           std::to_string(e.byte == 0 ? 1 : e.byte) + " (" + model::json_error_text(e.what()) +
+           ")");
+  } catch (const json::exception& e) {
+    c.fail(std::string(expected) + ", but this line is not valid JSON (" +
+           model::json_error_text(e.what()) + ")");
+  }
+}
 
 uint64_t word(const Ctx& c, const json& v, const char* field, int bits) {
   const uint64_t limit = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
@@ -407,9 +423,8 @@ std::string to_line(const Record& r) {
 
 Header parse_header(const std::string& text, const std::string& file, std::size_t line) {
   const Ctx c{file, line};
-  json o = json::parse(text, nullptr, false);
-  if (o.is_discarded() || !o.is_object())
-    c.fail("expected the header: a JSON object with \"schema\"");
+  json o = parse_line(c, text, "expected the header: a JSON object with \"schema\"");
+  if (!o.is_object()) c.fail("expected the header: a JSON object with \"schema\"");
   auto it = o.find("schema");
   if (it == o.end() || !it->is_string())
     c.fail(std::string("expected the header line with \"schema\": \"") + std::string(kSchema) +
@@ -418,7 +433,7 @@ Header parse_header(const std::string& text, const std::string& file, std::size_
     c.fail("unsupported schema \"" + it->get<std::string>() + "\": expected \"" +
            std::string(kSchema) + "\"");
   if (auto ws = o.find("warp_size");
-      ws != o.end() && !(ws->is_number_unsigned() && ws->get<unsigned>() == kW))
+      ws != o.end() && !(ws->is_number_unsigned() && ws->get<uint64_t>() == kW))
     c.fail("field 'warp_size': expected 32");
   Header h;
   h.device = need_string(c, o, "device");
@@ -438,8 +453,7 @@ Header parse_header(const std::string& text, const std::string& file, std::size_
 
 Record parse_record(const std::string& text, const std::string& file, std::size_t line) {
   const Ctx c{file, line};
-  json o = json::parse(text, nullptr, false);
-  if (o.is_discarded()) c.fail("expected one JSON object per line (this line is not valid JSON)");
+  json o = parse_line(c, text, "expected one JSON object per line");
   if (!o.is_object()) c.fail("expected a JSON object");
   const std::string form = need_string(c, o, "form");
   auto id = spec::find_form(form);

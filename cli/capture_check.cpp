@@ -2,14 +2,13 @@
 // Every lane whose result the spec defines must agree exactly; lanes the spec leaves undefined
 // are counted and shown as observations, never as failures.
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
-#include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 
 #include "capture/replay.hpp"
 #include "cli/command.hpp"
+#include "model/output.hpp"
 #ifdef WARPSPEC_HAVE_FAST
 #include "model/fast/fast.hpp"
 #endif
@@ -128,16 +127,8 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
     for (auto f : unconfirmed) std::cout << " " << spec::form_info(f).name;
     std::cout << "\n";
   }
-  if (!facts.empty()) {
-    const std::string tmp = facts + ".tmp";
-    std::ofstream out(tmp);
-    out << capture::observations_json(r) << "\n";
-    out.close();
-    if (!out || std::rename(tmp.c_str(), facts.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      throw Failure{kExitCantCreate, facts + ": cannot write"};
-    }
-  }
+  if (!facts.empty() && !model::write_file_atomically(facts, capture::observations_json(r) + "\n"))
+    throw Failure{kExitCantCreate, facts + ": cannot write"};
   const bool bad = total.mismatched > 0 || total.unavailable > 0;
   std::cout << "\n"
             << (bad ? "MISMATCH: " : "AGREE: ") << total.agreed << " of " << total.lanes

@@ -1,6 +1,7 @@
 #include "model/state_io.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -96,16 +97,41 @@ std::string json_value_text(const json& v, const std::string& where) {
                    true);
 }
 
+std::string place(const std::string& file, const std::string& text, std::size_t byte) {
+  auto [l, c] = line_col(text, byte);
+  return file + ":" + std::to_string(l) + ":" + std::to_string(c);
+}
+
+// Shows bytes below 0x20, DEL and (with `ascii`) every byte above 0x7f as \xNN.
+std::string printable(const std::string& s, bool ascii) {
+  std::string out;
+  for (char ch : s) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u < 0x20 || u == 0x7f || (ascii && u >= 0x80)) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 json parse_json(const std::string& text, const std::string& file) {
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
-    auto [l, c] = line_col(text, e.byte == 0 ? 0 : e.byte - 1);
-    std::string what = e.what();
-    auto pos = what.find("syntax error");
-    throw InputError(file + ":" + std::to_string(l) + ":" + std::to_string(c) +
-                         ": malformed JSON (" +
-                         (pos == std::string::npos ? what : what.substr(pos)) + ")",
+    throw InputError(place(file, text, e.byte == 0 ? 0 : e.byte - 1) + ": malformed JSON (" +
+                         json_error_text(e.what()) + ")",
+                     true);
+  } catch (const json::exception& e) {
+    // Not a syntax error (a number too large for a double): point at the number it names.
+    const std::string what = e.what();
+    const auto b = what.find('\''), q = what.rfind('\'');
+    const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
+    throw InputError(place(file, text, at == std::string::npos ? 0 : at) + ": malformed JSON (" +
+                         json_error_text(what) + ")",
                      true);
   }
 }
@@ -257,6 +283,15 @@ Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   return c;
 }
 
+std::string json_error_text(const std::string& what) {
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ...": the
+  // place is given separately, in the file:line:column form.
+  auto pos = what.find("syntax error");
+  if (pos == std::string::npos)
+    pos = what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2;
+  return printable(what.substr(pos), true);
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open the file", true);
@@ -266,14 +301,21 @@ std::string read_file(const std::string& path) {
 }
 
 JsonState read_state_file_header(const std::string& path) {
+  return read_state_text(read_file(path), path);
+}
+
+JsonState read_state_text(std::string text, const std::string& path) {
   JsonState js;
   js.file = path;
-  js.raw = read_file(path);
+  js.raw = std::move(text);
   auto doc = parse_json(js.raw, path);
   if (!doc.is_object()) throw InputError(path + ": expected a JSON object at the top level", true);
   if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
-    throw InputError(
-        path + ": schema " + it->dump() + " is not supported; expected \"warpspec-state/1\"", true);
+    throw InputError(path + ": schema " +
+                         (it->is_string() ? "\"" + printable(it->get<std::string>(), false) + "\""
+                                          : std::string("of type ") + it->type_name()) +
+                         " is not supported; expected \"warpspec-state/1\"",
+                     true);
   if (auto it = doc.find("instruction"); it != doc.end()) {
     if (!it->is_string()) throw InputError(path + ": \"instruction\" must be a string", true);
     js.instruction = it->get<std::string>();

@@ -64,6 +64,8 @@ struct JsonState {
 /// First pass over a JSON state file: syntax, schema tag, instruction, target and ptx. Throws
 /// InputError (data = true) with file:line:column for syntax errors.
 JsonState read_state_file_header(const std::string& path);
+/// The same first pass over a document already in memory; `file` names it in messages.
+JsonState read_state_text(std::string text, const std::string& file);
 
 /// Second pass: the lanes (or threads) of the file, read with instruction `p`'s value syntax.
 Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p);
@@ -72,5 +74,9 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p);
 
 /// Reads a whole file; throws InputError (data = true) when it cannot.
 std::string read_file(const std::string& path);
+
+/// The useful part of a JSON library error message ("syntax error while parsing ..."), with
+/// bytes that are not printable ASCII shown as \xNN.
+std::string json_error_text(const std::string& what);
 
 }  // namespace warpspec::model

@@ -2,7 +2,8 @@
 # Installs what is missing (Debian packages), builds warpspec, then either prints the
 # verification report (default) or runs the whole test suite (--test).
 #   bash scripts/bootstrap.sh          install, build, verification report
-#   bash scripts/bootstrap.sh --test   install, build, every test
+#   bash scripts/bootstrap.sh --test   install, build, every test; then every test again in a
+#                                      build with AddressSanitizer and UndefinedBehaviorSanitizer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +11,7 @@ mode=report
 case "${1:-}" in
   "") ;;
   --test) mode=test ;;
-  -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
   *) echo "bootstrap.sh: unknown argument '$1' (expected --test or nothing)" >&2; exit 64 ;;
 esac
 
@@ -36,5 +37,23 @@ cmake --build "$build" -j "$jobs"
 if [ "$mode" = report ]; then
   exec "$build/warpspec" report
 fi
+
+# The same suite built with the sanitizers (bench and the CUDA harness left out); any report
+# fails the test that triggered it. Its tests run first so the run ends with the main summary.
+asan=${WARPSPEC_ASAN_BUILD_DIR:-build-asan}
+cmake -S . -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSPEC_SANITIZE=ON \
+  -DWARPSPEC_BUILD_BENCH=OFF -DWARPSPEC_BUILD_CAPTURE=OFF >/dev/null
+cmake --build "$asan" -j "$jobs"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+asan_status=0
+(cd "$asan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900) || asan_status=$?
+if [ "$asan_status" -ne 0 ]; then
+  echo "bootstrap.sh: the sanitizer build's tests failed (above); the main suite follows" >&2
+fi
+
 cd "$build"
-exec ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900
+status=0
+ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 || status=$?
+[ "$status" -ne 0 ] && exit "$status"
+exit "$asan_status"

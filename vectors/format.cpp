@@ -170,7 +170,7 @@ VectorsHeader parse_header(std::string_view line, const std::string& file) {
 
 const spec::ParsedInstr& VectorReader::instr(const json::Value& v, std::size_t line_no) {
   if (v.kind != json::Kind::String) bad(file_, line_no, 1, "\"instruction\" must be a string");
-  auto it = instrs_.find(std::string(v.text));
+  auto it = instrs_.find(v.text);
   if (it != instrs_.end()) return it->second;
   std::string text;
   for (std::size_t i = 0; i < v.text.size(); ++i) {
@@ -258,8 +258,8 @@ void read_set(const LineCtx& c, const json::Value& v, std::size_t n, const Where
   if (auto err = parse_set(v.text, n, out); !err.empty()) c.fail(w, err);
 }
 
-// Reads a per-lane list with the pull reader: one value for all lanes, or an array of n whose
-// entries may be null (no result on that lane).
+// Reads a per-lane list with the pull reader: one value for all lanes, or an array of n. With
+// `present`, entries may be null (no result on that lane); without, null is an error.
 void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& vals,
                 std::vector<uint8_t>* present) {
   if (p.accept('[')) {
@@ -268,6 +268,7 @@ void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& 
       do {
         if (i >= n) p.fail("more than " + std::to_string(n) + " values");
         if (p.null()) {
+          if (!present) p.fail("expected a value, found null");
           ++i;
           continue;
         }
@@ -279,7 +280,10 @@ void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& 
     if (i != n) p.fail(std::to_string(i) + " values for " + std::to_string(n) + " lanes");
     return;
   }
-  if (p.null()) return;
+  if (p.null()) {
+    if (!present) p.fail("expected a value, found null");
+    return;
+  }
   const auto x = static_cast<uint32_t>(p.bits(width));
   for (std::size_t i = 0; i < n; ++i) {
     vals[i] = x;
@@ -289,6 +293,13 @@ void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& 
 
 // The pull reader met a layout it does not handle (keys in another order): use the DOM reader.
 struct NeedDom {};
+
+// Reads an id: a non-negative integer, as a number or a string (what json::as_uint accepts).
+uint64_t pull_id(json::Pull& p) {
+  const char c = p.peek();
+  if (c != '"' && !(c >= '0' && c <= '9')) throw NeedDom{};
+  return p.bits(64);
+}
 
 // A per-lane list: one value for all lanes, or an array of n.
 void read_list(const LineCtx& c, const json::Value& v, std::size_t n, const Where& w,
@@ -343,28 +354,31 @@ const VectorExpect& VectorReader::pull_expect(std::string_view line) {
   out.ub = false;
   out.clauses.clear();
   std::size_t rounds = 0;
-  bool have_id = false;
+  bool have_id = false, have_ub = false;
   p.expect('{');
   if (p.peek() == '}') throw NeedDom{};
   do {
     const auto k = p.key();
     if (k == "id") {
-      out.id = p.bits(64);
+      out.id = pull_id(p);
       have_id = true;
     } else if (k == "instruction") {
+      if (out.instr) throw NeedDom{};  // given twice: the DOM reader decides
       auto text = p.string();
-      auto it = instrs_.find(std::string(text));
+      auto it = instrs_.find(text);
       if (it == instrs_.end()) throw NeedDom{};
       out.instr = &it->second;
     } else if (k == "ub") {
       out.ub = p.boolean();
+      have_ub = true;
     } else if (k == "clauses") {
+      out.clauses.clear();  // a name given twice means its last value
       p.expect('[');
       if (!p.accept(']')) do {
           if (auto c = spec::find_clause(p.string())) out.clauses.push_back(*c);
         } while (p.more_items());
     } else if (k == "rounds") {
-      if (!out.instr) throw NeedDom{};
+      if (!out.instr || rounds) throw NeedDom{};
       const auto& f = spec::form_info(out.instr->instr.form);
       const bool cta = !spec::is_warp_form(f.id);
       const bool want_d = f.d_type != spec::ResultType::None && out.instr->instr.write_d;
@@ -378,11 +392,13 @@ const VectorExpect& VectorReader::pull_expect(std::string_view line) {
         p.expect('{');
         do {
           const auto rk = p.key();
-          if (rk == "threads") {
-            n = p.bits(16);
-            if (n == 0 || n > model::kMaxCtaThreads) throw NeedDom{};
+          if (rk == "threads" && cta) {
+            if (n != 0) throw NeedDom{};
+            const auto t = pull_id(p);
+            if (t == 0 || t > model::kMaxCtaThreads) throw NeedDom{};
+            n = static_cast<std::size_t>(t);
           } else if (rk == "expect") {
-            if (n == 0) throw NeedDom{};
+            if (n == 0 || have_expect) throw NeedDom{};
             have_expect = true;
             e.d.assign(n, 0);
             e.p.assign(n, 0);
@@ -394,14 +410,15 @@ const VectorExpect& VectorReader::pull_expect(std::string_view line) {
               if (ek == "defined") {
                 if (!parse_set(p.string(), n, e.defined).empty()) throw NeedDom{};
                 have_defined = true;
-              } else if (ek == "d") {
+              } else if (ek == "d" && want_d) {  // otherwise not read, as by the DOM reader
                 pull_lanes(p, n, 32, e.d, nullptr);
                 have_d = true;
-              } else if (ek == "p") {
+              } else if (ek == "p" && out.instr->instr.write_p) {
                 const auto w = p.bits(32);
                 for (std::size_t i = 0; i < n && i < 32; ++i) e.p[i] = (w >> i) & 1u;
                 have_p = true;
               } else if (ek == "ub") {
+                e.ub.clear();
                 p.expect('[');
                 if (!p.accept(']')) do {
                     p.expect('{');
@@ -440,7 +457,7 @@ const VectorExpect& VectorReader::pull_expect(std::string_view line) {
     }
   } while (p.more_members());
   p.end();
-  if (!have_id || !out.instr || rounds == 0) throw NeedDom{};
+  if (!have_id || !have_ub || !out.instr || rounds == 0) throw NeedDom{};
   out.rounds.resize(rounds);
   return out;
 }
@@ -647,7 +664,7 @@ const ResultLine& ResultReader::pull(std::string_view line,
   do {
     const auto k = p.key();
     if (k == "id") {
-      out.id = p.bits(64);
+      out.id = pull_id(p);
       have_id = true;
     } else if (k == "skipped") {
       out.skipped = p.boolean();

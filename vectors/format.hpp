@@ -66,7 +66,12 @@ class VectorReader {
   const spec::ParsedInstr& instr(const json::Value& v, std::size_t line_no);
   std::string file_;
   json::Document doc_;
-  std::unordered_map<std::string, spec::ParsedInstr> instrs_;
+  // Keyed by the instruction's raw text; looked up by string_view without a copy.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, spec::ParsedInstr, TextHash, std::equal_to<>> instrs_;
   VectorExpect cur_;
   std::vector<const json::Value*> scratch_, rounds_;
 };

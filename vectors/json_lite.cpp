@@ -1,6 +1,7 @@
 #include "vectors/json_lite.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 
@@ -14,6 +15,192 @@ void skip(std::string_view s, std::size_t& pos) {
   while (pos < s.size() && is_space(s[pos])) ++pos;
 }
 constexpr int kMaxDepth = 64;
+
+// The length of the UTF-8 sequence at s[pos] (RFC 3629: shortest form, no surrogates, at most
+// U+10FFFF), or 0 when the bytes there are not UTF-8.
+std::size_t utf8_length(std::string_view s, std::size_t pos) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[pos + k]); };
+  const unsigned c = b(0);
+  if (c < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned lo = 0x80, hi = 0xbf;  // the range of the second byte
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  if (pos + n > s.size() || b(1) < lo || b(1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (b(k) < 0x80 || b(k) > 0xbf) return 0;
+  return n;
+}
+
+std::string hex_byte(char c) {
+  static constexpr char digits[] = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  return std::string("0x") + digits[u >> 4] + digits[u & 15];
+}
+
+std::string not_utf8(char c) {
+  return "byte " + hex_byte(c) + " is not UTF-8 text (JSON Lines files are UTF-8)";
+}
+
+// Scanners shared by the DOM and the pull reader, so that both accept exactly the same text.
+// Each starts at s[pos], moves pos past what it read, and on failure returns false with the
+// message and the position of the error.
+struct ScanError {
+  std::size_t pos = 0;
+  std::string msg;
+};
+
+bool scan_fail(ScanError& e, std::size_t pos, std::string msg) {
+  e.pos = pos;
+  e.msg = std::move(msg);
+  return false;
+}
+
+// A string from its opening quote: escapes are checked, control bytes and bytes that are not
+// UTF-8 are refused.
+bool scan_string(std::string_view s, std::size_t& pos, ScanError& e) {
+  const std::size_t open = pos++;
+  while (pos < s.size() && s[pos] != '"') {
+    const auto ch = static_cast<unsigned char>(s[pos]);
+    if (ch < 0x20) return scan_fail(e, pos, "control character inside a string");
+    if (ch >= 0x80) {
+      const auto n = utf8_length(s, pos);
+      if (n == 0) return scan_fail(e, pos, not_utf8(s[pos]));
+      pos += n;
+      continue;
+    }
+    if (ch == '\\') {
+      if (pos + 1 >= s.size()) break;
+      const char x = s[pos + 1];
+      if (x == 'u') {
+        for (std::size_t k = 2; k < 6; ++k)
+          if (pos + k >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[pos + k])))
+            return scan_fail(e, pos, "malformed \\u escape");
+        pos += 6;
+        continue;
+      }
+      if (std::string_view("\"\\/bfnrt").find(x) == std::string_view::npos)
+        return scan_fail(e, pos, "unknown escape in a string");
+      pos += 2;
+      continue;
+    }
+    ++pos;
+  }
+  if (pos >= s.size()) return scan_fail(e, open, "unterminated string");
+  ++pos;
+  return true;
+}
+
+// A number: -?digits(.digits)?([eE][+-]?digits)?
+bool scan_number(std::string_view s, std::size_t& pos, ScanError& e) {
+  if (pos < s.size() && s[pos] == '-') ++pos;
+  auto digits = [&] {
+    const std::size_t b = pos;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') ++pos;
+    return pos > b;
+  };
+  if (!digits()) return scan_fail(e, pos, "malformed number");
+  if (pos < s.size() && s[pos] == '.') {
+    ++pos;
+    if (!digits()) return scan_fail(e, pos, "malformed number");
+  }
+  if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
+    ++pos;
+    if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) ++pos;
+    if (!digits()) return scan_fail(e, pos, "malformed number");
+  }
+  return true;
+}
+
+bool unexpected(std::string_view s, std::size_t pos, ScanError& e) {
+  const char c = s[pos];
+  if (static_cast<unsigned char>(c) >= 0x80) return scan_fail(e, pos, not_utf8(c));
+  if (static_cast<unsigned char>(c) < 0x20)
+    return scan_fail(e, pos, "unexpected byte " + hex_byte(c));
+  return scan_fail(e, pos, std::string("unexpected character '") + c + "'");
+}
+
+// One scalar: string, number, true, false or null.
+bool scan_scalar(std::string_view s, std::size_t& pos, ScanError& e) {
+  const char c = s[pos];
+  if (c == '"') return scan_string(s, pos, e);
+  if (c == '-' || (c >= '0' && c <= '9')) return scan_number(s, pos, e);
+  for (std::string_view w : {"true", "false", "null"})
+    if (c == w[0]) {
+      if (s.substr(pos, w.size()) != w) return scan_fail(e, pos, "expected a value");
+      pos += w.size();
+      return true;
+    }
+  return unexpected(s, pos, e);
+}
+
+// A member name and its ':' (white space around both skipped).
+bool scan_member_name(std::string_view s, std::size_t& pos, ScanError& e) {
+  skip(s, pos);
+  if (pos >= s.size() || s[pos] != '"')
+    return scan_fail(e, pos, "expected a member name in double quotes");
+  if (!scan_string(s, pos, e)) return false;
+  skip(s, pos);
+  if (pos >= s.size() || s[pos] != ':') return scan_fail(e, pos, "expected ':' after a member name");
+  ++pos;
+  return true;
+}
+
+// Any value, checked without being built, inside `outer` open containers; nesting is bounded
+// (outer ones included) so hostile input cannot overflow.
+bool scan_value(std::string_view s, std::size_t& pos, ScanError& e, int outer) {
+  char open[kMaxDepth];
+  int depth = 0;
+  while (true) {
+    // A value starts here (or an empty container closes).
+    skip(s, pos);
+    if (pos >= s.size()) return scan_fail(e, pos, "expected a value, found the end of the line");
+    const char c = s[pos];
+    if (c == '{' || c == '[') {
+      if (outer + depth >= kMaxDepth) return scan_fail(e, pos, "nesting deeper than 64 levels");
+      open[depth++] = c;
+      ++pos;
+      skip(s, pos);
+      if (pos < s.size() && s[pos] == (c == '{' ? '}' : ']')) {
+        ++pos;
+        --depth;
+      } else {
+        if (c == '{' && !scan_member_name(s, pos, e)) return false;
+        continue;
+      }
+    } else if (!scan_scalar(s, pos, e)) {
+      return false;
+    }
+    // After a value: close containers until one continues with ','.
+    while (true) {
+      if (depth == 0) return true;
+      const char close = open[depth - 1] == '{' ? '}' : ']';
+      skip(s, pos);
+      if (pos < s.size() && s[pos] == close) {
+        ++pos;
+        --depth;
+        continue;
+      }
+      if (pos < s.size() && s[pos] == ',') {
+        ++pos;
+        if (open[depth - 1] == '{' && !scan_member_name(s, pos, e)) return false;
+        break;
+      }
+      return scan_fail(e, pos, std::string("expected ',' or '") + close + "'");
+    }
+  }
+}
 }  // namespace
 
 bool Document::fail(std::size_t pos, std::string msg) {
@@ -126,31 +313,11 @@ bool Document::value(std::size_t& pos, uint32_t& index) {
     return true;
   }
   if (c == '"') {
-    const std::size_t start = ++pos;
-    while (pos < s_.size() && s_[pos] != '"') {
-      const auto ch = static_cast<unsigned char>(s_[pos]);
-      if (ch < 0x20) return fail(pos, "control character inside a string");
-      if (ch == '\\') {
-        if (pos + 1 >= s_.size()) break;
-        const char e = s_[pos + 1];
-        if (e == 'u') {
-          for (int k = 2; k < 6; ++k)
-            if (pos + k >= s_.size() || !std::isxdigit(static_cast<unsigned char>(s_[pos + k])))
-              return fail(pos, "malformed \\u escape");
-          pos += 6;
-          continue;
-        }
-        if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos)
-          return fail(pos, "unknown escape in a string");
-        pos += 2;
-        continue;
-      }
-      ++pos;
-    }
-    if (pos >= s_.size()) return fail(start - 1, "unterminated string");
+    const std::size_t start = pos + 1;
+    ScanError e;
+    if (!scan_string(s_, pos, e)) return fail(e.pos, e.msg);
     values_[index].kind = Kind::String;
-    values_[index].text = s_.substr(start, pos - start);
-    ++pos;
+    values_[index].text = s_.substr(start, pos - 1 - start);
     return true;
   }
   auto word = [&](std::string_view w, Kind k) {
@@ -165,66 +332,32 @@ bool Document::value(std::size_t& pos, uint32_t& index) {
   if (c == 'n') return word("null", Kind::Null);
   if (c == '-' || (c >= '0' && c <= '9')) {
     const std::size_t start = pos;
-    if (s_[pos] == '-') ++pos;
-    auto digits = [&] {
-      const std::size_t b = pos;
-      while (pos < s_.size() && s_[pos] >= '0' && s_[pos] <= '9') ++pos;
-      return pos > b;
-    };
-    if (!digits()) return fail(pos, "malformed number");
-    if (pos < s_.size() && s_[pos] == '.') {
-      ++pos;
-      if (!digits()) return fail(pos, "malformed number");
-    }
-    if (pos < s_.size() && (s_[pos] == 'e' || s_[pos] == 'E')) {
-      ++pos;
-      if (pos < s_.size() && (s_[pos] == '+' || s_[pos] == '-')) ++pos;
-      if (!digits()) return fail(pos, "malformed number");
-    }
+    ScanError e;
+    if (!scan_number(s_, pos, e)) return fail(e.pos, e.msg);
     values_[index].kind = Kind::Number;
     values_[index].text = s_.substr(start, pos - start);
     return true;
   }
-  return fail(pos, std::string("unexpected character '") + c + "'");
+  ScanError e;
+  unexpected(s_, pos, e);
+  return fail(e.pos, e.msg);
 }
 
 bool Document::skip_value(std::size_t& pos) {
-  // Strings are skipped whole; brackets must balance. Scalars run to the next delimiter.
-  int level = 0;
-  const std::size_t start = pos;
-  while (pos < s_.size()) {
-    const char c = s_[pos];
-    if (c == '"') {
-      ++pos;
-      while (pos < s_.size() && s_[pos] != '"') pos += s_[pos] == '\\' ? 2 : 1;
-      if (pos >= s_.size()) return fail(start, "unterminated string");
-      ++pos;
-    } else if (c == '[' || c == '{') {
-      if (++level > kMaxDepth) return fail(pos, "nesting deeper than 64 levels");
-      ++pos;
-    } else if (c == ']' || c == '}') {
-      if (level == 0) break;
-      --level;
-      ++pos;
-    } else if (c == ',' && level == 0) {
-      break;
-    } else {
-      ++pos;
-    }
-    if (level == 0 && (c == '"' || c == ']' || c == '}')) break;
-  }
-  if (level != 0) return fail(start, "unbalanced brackets");
-  if (pos == start) return fail(pos, "expected a value");
+  ScanError e;
+  if (!scan_value(s_, pos, e, depth_)) return fail(e.pos, e.msg);
   return true;
 }
 
 const Value* Document::get(const Value& v, std::string_view key) const {
+  // A name given twice means its last value, as in the pull reader (and most JSON readers).
   if (v.kind != Kind::Object || v.count == 0) return nullptr;
+  const Value* found = nullptr;
   for (uint32_t i = v.first;; i = values_[i].next) {
-    if (values_[i].key == key) return &values_[i];
+    if (values_[i].key == key) found = &values_[i];
     if (values_[i].next == 0) break;
   }
-  return nullptr;
+  return found;
 }
 
 std::vector<const Value*> Document::items(const Value& v) const {
@@ -306,12 +439,22 @@ char Pull::peek() {
 void Pull::expect(char c) {
   if (peek() != c) fail(std::string("expected '") + c + "'");
   ++pos_;
+  nest(c);
 }
 
 bool Pull::accept(char c) {
   if (peek() != c) return false;
   ++pos_;
+  nest(c);
   return true;
+}
+
+void Pull::nest(char c) {
+  if (c == '{' || c == '[') {
+    if (++depth_ > kMaxDepth) fail("nesting deeper than 64 levels");
+  } else if (c == '}' || c == ']') {
+    --depth_;
+  }
 }
 
 std::string_view Pull::string() {
@@ -324,18 +467,17 @@ std::string_view Pull::string() {
   if (q) {
     bool plain = true;
     for (const char* c = b; c < q; ++c)
-      plain &= *c != '\\' && static_cast<unsigned char>(*c) >= 0x20;
+      plain &= *c != '\\' && static_cast<unsigned char>(*c) >= 0x20 &&
+               static_cast<unsigned char>(*c) < 0x80;
     if (plain) {
       pos_ = static_cast<std::size_t>(q - s_.data()) + 1;
       return s_.substr(start, static_cast<std::size_t>(q - b));
     }
   }
-  while (pos_ < s_.size() && s_[pos_] != '"') {
-    if (static_cast<unsigned char>(s_[pos_]) < 0x20) fail("control character inside a string");
-    pos_ += s_[pos_] == '\\' ? 2 : 1;
-  }
-  if (pos_ >= s_.size()) throw Error{start, "unterminated string"};
-  return s_.substr(start, pos_++ - start);
+  ScanError err;
+  pos_ = start - 1;
+  if (!scan_string(s_, pos_, err)) throw Error{err.pos + 1, err.msg};
+  return s_.substr(start, pos_ - 1 - start);
 }
 
 std::string_view Pull::key() {
@@ -405,38 +547,15 @@ uint64_t Pull::bits(int width) {
 }
 
 void Pull::skip() {
-  const char c = peek();
-  if (c == '"') {
-    string();
-    return;
-  }
-  int level = 0;
-  const std::size_t start = pos_;
-  while (pos_ < s_.size()) {
-    const char ch = s_[pos_];
-    if (ch == '"') {
-      string();
-      continue;
-    }
-    if (ch == '[' || ch == '{') {
-      if (++level > kMaxDepth) fail("nesting deeper than 64 levels");
-    } else if (ch == ']' || ch == '}') {
-      if (level == 0) break;
-      if (--level == 0) {
-        ++pos_;
-        return;
-      }
-    } else if (ch == ',' && level == 0) {
-      break;
-    }
-    ++pos_;
-  }
-  if (level != 0) throw Error{start + 1, "unbalanced brackets"};
-  if (pos_ == start) fail("expected a value");
+  peek();
+  ScanError e;
+  if (!scan_value(s_, pos_, e, depth_)) throw Error{e.pos + 1, e.msg};
 }
 
 void Pull::end() {
-  if (peek() != '\0') fail("unexpected text after the JSON value");
+  // Not `peek() != '\0'`: a NUL byte after the value is text too, not the end of the line.
+  json::skip(s_, pos_);
+  if (pos_ < s_.size()) fail("unexpected text after the JSON value");
 }
 
 }  // namespace warpspec::vectors::json

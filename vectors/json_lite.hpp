@@ -103,8 +103,10 @@ class Pull {
   std::size_t column() const { return pos_ + 1; }
 
  private:
+  void nest(char c);  // counts the containers a consumed bracket opens or closes
   std::string_view s_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace warpspec::vectors::json
