@@ -1,6 +1,8 @@
 #include "vectors/json_lite.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -67,11 +69,42 @@ bool scan_fail(ScanError& e, std::size_t pos, std::string msg) {
   return false;
 }
 
+// True for the bytes a string can hold as they are: printable ASCII but '"' and '\\'.
+constexpr bool plain_byte(unsigned char c) {
+  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+// The first position from `pos` on whose byte is not `plain_byte` (or s.size()). Eight bytes
+// at a time: vector files are mostly short hex strings, and this loop is most of their reading.
+std::size_t plain_run(std::string_view s, std::size_t pos) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    while (pos + 8 <= n) {
+      uint64_t x;
+      std::memcpy(&x, p + pos, 8);
+      const uint64_t quote = x ^ (ones * '"'), slash = x ^ (ones * '\\');
+      // A byte's high bit is set where it is zero, below 0x20 or at least 0x80. Borrows can flag
+      // bytes above a flagged one, never below it, so the lowest flag is exact.
+      const uint64_t flags = (((quote - ones) & ~quote) | ((slash - ones) & ~slash) |
+                              ((x - ones * 0x20) & ~x) | x) &
+                             highs;
+      if (flags) return pos + static_cast<std::size_t>(std::countr_zero(flags) >> 3);
+      pos += 8;
+    }
+  }
+  while (pos < n && plain_byte(static_cast<unsigned char>(p[pos]))) ++pos;
+  return pos;
+}
+
 // A string from its opening quote: escapes are checked, control bytes and bytes that are not
 // UTF-8 are refused.
 bool scan_string(std::string_view s, std::size_t& pos, ScanError& e) {
   const std::size_t open = pos++;
-  while (pos < s.size() && s[pos] != '"') {
+  while (true) {
+    pos = plain_run(s, pos);
+    if (pos >= s.size() || s[pos] == '"') break;
     const auto ch = static_cast<unsigned char>(s[pos]);
     if (ch < 0x20) return scan_fail(e, pos, "control character inside a string");
     if (ch >= 0x80) {
@@ -80,8 +113,9 @@ bool scan_string(std::string_view s, std::size_t& pos, ScanError& e) {
       pos += n;
       continue;
     }
-    if (ch == '\\') {
-      if (pos + 1 >= s.size()) break;
+    // Only a backslash is left.
+    {
+      if (pos + 1 >= s.size()) return scan_fail(e, open, "unterminated string");
       const char x = s[pos + 1];
       if (x == 'u') {
         for (std::size_t k = 2; k < 6; ++k)
@@ -93,9 +127,7 @@ bool scan_string(std::string_view s, std::size_t& pos, ScanError& e) {
       if (std::string_view("\"\\/bfnrt").find(x) == std::string_view::npos)
         return scan_fail(e, pos, "unknown escape in a string");
       pos += 2;
-      continue;
     }
-    ++pos;
   }
   if (pos >= s.size()) return scan_fail(e, open, "unterminated string");
   ++pos;
@@ -395,6 +427,33 @@ std::string_view kind_name(Kind k) {
   return "?";
 }
 
+namespace {
+// Eight hex digits at `p` (little-endian load), all at once: each byte is checked to be a digit
+// or a letter a-f/A-F, then mapped to its nibble and the nibbles gathered. `nullopt` when a byte
+// is not a hex digit or the value needs more than `bits` bits.
+std::optional<uint64_t> hex8(const char* p, int bits) {
+  constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  uint64_t x;
+  std::memcpy(&x, p, 8);
+  if (x & highs) return std::nullopt;  // every byte below 0x80 from here on: no borrows across
+  // digit: 0x30..0x39; letter: (x | 0x20) in 0x61..0x66. For bytes below 0x80, y + (0x80 - k)
+  // sets the high bit exactly when y >= k.
+  const uint64_t ge0 = x + ones * (0x80 - '0'), gt9 = x + ones * (0x80 - '9' - 1);
+  const uint64_t lower = x | ones * 0x20;
+  const uint64_t gea = lower + ones * (0x80 - 'a'), gtf = lower + ones * (0x80 - 'f' - 1);
+  const uint64_t digit = ge0 & ~gt9 & highs, letter = gea & ~gtf & highs;
+  if ((digit | letter) != highs) return std::nullopt;
+  // Nibble: low four bits, plus 9 for letters.
+  const uint64_t nib = (x & ones * 0x0f) + (letter >> 7) * 9;
+  // Byte k holds the digit of weight 16^(7-k): gather pairs, then quads, then the whole.
+  uint64_t v = ((nib & 0x0f000f000f000f00ull) >> 8) | ((nib & 0x000f000f000f000full) << 4);
+  v = ((v & 0x00ff000000ff0000ull) >> 16) | ((v & 0x000000ff000000ffull) << 8);
+  v = ((v & 0x0000ffff00000000ull) >> 32) | ((v & 0x000000000000ffffull) << 16);
+  if (bits < 64 && (v >> bits)) return std::nullopt;
+  return v;
+}
+}  // namespace
+
 std::optional<uint64_t> as_uint(const Value& v, int bits) {
   std::string_view t = v.text;
   if (v.kind != Kind::Number && v.kind != Kind::String) return std::nullopt;
@@ -403,19 +462,24 @@ std::optional<uint64_t> as_uint(const Value& v, int bits) {
     // Hex is the common case in vector files: a direct loop beats from_chars here.
     t.remove_prefix(2);
     if (t.empty() || t.size() > 16) return std::nullopt;
-    uint64_t x = 0;
-    for (char ch : t) {
-      unsigned d;
-      if (ch >= '0' && ch <= '9')
-        d = static_cast<unsigned>(ch - '0');
-      else if (ch >= 'a' && ch <= 'f')
-        d = static_cast<unsigned>(ch - 'a' + 10);
-      else if (ch >= 'A' && ch <= 'F')
-        d = static_cast<unsigned>(ch - 'A' + 10);
-      else
-        return std::nullopt;
-      x = x << 4 | d;
+    static constexpr auto kDigit = [] {
+      std::array<uint8_t, 256> t{};
+      t.fill(0xff);
+      for (int c = 0; c < 10; ++c) t['0' + c] = static_cast<uint8_t>(c);
+      for (int c = 0; c < 6; ++c) t['a' + c] = t['A' + c] = static_cast<uint8_t>(10 + c);
+      return t;
+    }();
+    if constexpr (std::endian::native == std::endian::little) {
+      if (t.size() == 8) return hex8(t.data(), bits);  // the width vector files write
     }
+    uint64_t x = 0;
+    unsigned bad = 0;
+    for (char ch : t) {
+      const unsigned d = kDigit[static_cast<unsigned char>(ch)];
+      bad |= d;
+      x = x << 4 | (d & 15u);
+    }
+    if (bad & 0x80u) return std::nullopt;
     if (bits < 64 && (x >> bits)) return std::nullopt;
     return x;
   }
@@ -460,19 +524,11 @@ void Pull::nest(char c) {
 std::string_view Pull::string() {
   if (peek() != '"') fail("expected a string");
   const std::size_t start = ++pos_;
-  // Fast path: find the closing quote, then confirm the span holds no escape or control byte.
-  const char* b = s_.data() + start;
-  const char* e = s_.data() + s_.size();
-  const char* q = static_cast<const char*>(std::memchr(b, '"', static_cast<std::size_t>(e - b)));
-  if (q) {
-    bool plain = true;
-    for (const char* c = b; c < q; ++c)
-      plain &= *c != '\\' && static_cast<unsigned char>(*c) >= 0x20 &&
-               static_cast<unsigned char>(*c) < 0x80;
-    if (plain) {
-      pos_ = static_cast<std::size_t>(q - s_.data()) + 1;
-      return s_.substr(start, static_cast<std::size_t>(q - b));
-    }
+  // Fast path: plain bytes up to the closing quote.
+  const std::size_t q = plain_run(s_, start);
+  if (q < s_.size() && s_[q] == '"') {
+    pos_ = q + 1;
+    return s_.substr(start, q - start);
   }
   ScanError err;
   pos_ = start - 1;
