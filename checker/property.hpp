@@ -140,6 +140,10 @@ struct Property {
   std::function<void(Env<Z3Domain>&)> symbolic;
   std::function<void(Env<model::Concrete>&)> concrete;
   std::vector<Lemma> lemmas{};  ///< properties whose claims this one may assume
+  /// Prove each claim in its own query from the start, without first trying each group of
+  /// claims as one query: for laws whose claims share little, where the group query only
+  /// spends its budget and fails.
+  bool claims_alone = false;
 };
 
 /// Builds a property from a generic body `body(env)`, evaluated with `subject`.

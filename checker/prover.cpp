@@ -206,7 +206,7 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       // One query for the whole group first, briefly: one bit-blasting of the hypotheses for
       // many claims. If it does not settle quickly, each claim gets its own query, which keeps
       // every SAT problem small.
-      if (g.size() > 1) {
+      if (g.size() > 1 && !p.claims_alone) {
         auto all = q.d.lit(true);
         for (auto k : g) all = all && q.env.claims[k];
         auto r = solve.check(all, kGroupBudgetMs);
