@@ -3,6 +3,7 @@
 // implementation with the model, generated from the catalog.
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +22,9 @@ std::vector<Property> equivalence_library(std::shared_ptr<const Implementation> 
 
 /// The laws, plus the fast implementation's equivalence with the model when it is built.
 std::vector<Property> property_library();
+
+/// The laws proved claim by claim without a group query first (`Property::claims_alone`).
+std::span<const std::string_view> claims_alone_laws();
 
 /// The property called `name` in `lib`, if any.
 const Property* find_property(const std::vector<Property>& lib, std::string_view name);

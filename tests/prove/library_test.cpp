@@ -22,6 +22,18 @@ TEST(PropertyLibrary, HasAtLeastFortyLawsWithUniqueNamesAndDocs) {
   }
 }
 
+TEST(PropertyLibrary, EveryLawMarkedClaimsAloneExistsAndIsMarked) {
+  const auto laws = law_library();
+  for (auto name : claims_alone_laws()) {
+    const auto* p = find_property(laws, name);
+    ASSERT_NE(p, nullptr) << name << " is listed in kClaimsAlone but is not a law";
+    EXPECT_TRUE(p->claims_alone) << name;
+  }
+  std::size_t marked = 0;
+  for (const auto& p : laws) marked += p.claims_alone;
+  EXPECT_EQ(marked, claims_alone_laws().size());
+}
+
 TEST(PropertyLibrary, EquivalenceIsGeneratedForEveryCatalogForm) {
   const auto eq = equivalence_library(model_implementation());
   for (const auto& f : spec::kForms)
