@@ -156,7 +156,7 @@ const bool registered = add_command(
     {"report", "Verification report: the model checked against every witness the project has", 5,
      [](CLI::App& sub) {
        auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);
-       auto timeout = std::make_shared<unsigned>(10000);
+       auto timeout = std::make_shared<unsigned>(60000);
        sub.add_option("--corpus", *corpus, "Folder of hardware captures to replay")
            ->capture_default_str();
        sub.add_option("--timeout-ms", *timeout,
