@@ -24,25 +24,15 @@ typename D::B live_uniform(const D& d, FormId form, const spec::WarpState<D>& s,
   return ok;
 }
 
-/// `term` with lane `j`'s membermask and operand (at the width of `form`) replaced by lane
-/// `i`'s: the same value wherever the two lanes pass one mask and hold one value (substitution
-/// of equals), and one term with lane i's own result when it is a function of these alone.
-/// The concrete reading returns `term` unchanged.
-template <class D, class T>
-T as_seen_by(const D& d, FormId form, const spec::WarpState<D>& s, const T& term, unsigned j,
-             unsigned i) {
-  if constexpr (std::is_same_v<D, Z3Domain>) {
-    const bool wide = spec::form_info(form).a_type == spec::OperandType::B64;
-    z3::expr_vector src(d.ctx()), dst(d.ctx());
-    src.push_back(s.mask[j]);
-    dst.push_back(s.mask[i]);
-    src.push_back(wide ? s.a[j] : d.lo32(s.a[j]));
-    dst.push_back(wide ? s.a[i] : d.lo32(s.a[i]));
-    return T(term).substitute(src, dst);
-  } else {
-    (void)d, (void)form, (void)s, (void)j, (void)i;
-    return term;
-  }
+/// `term` with lane `j`'s membermask and operand (at the width of `form`) rewritten to lane
+/// `i`'s (`Env::rewrite`): the same value wherever the two lanes pass one mask and hold one
+/// value, and one term with lane i's own result when it is a function of these alone.
+template <class E, class T>
+T as_seen_by(const E& e, FormId form, const T& term, unsigned j, unsigned i) {
+  const auto& s = e.w0;
+  const auto t = e.rewrite(term, s.mask[j], s.mask[i]);
+  if (spec::form_info(form).a_type == spec::OperandType::B64) return e.rewrite(t, s.a[j], s.a[i]);
+  return e.rewrite(t, e.d.lo32(s.a[j]), e.d.lo32(s.a[i]));
 }
 
 constexpr FormId kAny[] = {FormId::MatchAnyB32, FormId::MatchAnyB64};
@@ -160,7 +150,7 @@ void add_match_laws(std::vector<Property>& out, const Subject& subject) {
                   takes_part(d, e.w0, i) && takes_part(d, e.w0, j) && e.w0.mask[i] == e.w0.mask[j];
               ok = ok && implies(d, together,
                                  d.ite(same_value(d, f, e.w0, i, j),
-                                       any.d[i] == as_seen_by(d, f, e.w0, any.d[j], j, i),
+                                       any.d[i] == as_seen_by(e, f, any.d[j], j, i),
                                        !d.bit(any.d[i], j)));
               // When lane i is defined, every live lane executes with lane i's mask.
               ok = ok && implies(d, any.defined(d, i) && d.bit(live(d, e.w0, i), j),
@@ -185,8 +175,8 @@ void add_match_laws(std::vector<Property>& out, const Subject& subject) {
             auto ok = d.lit(true);
             for (unsigned j = 0; j < spec::kWarpSize; ++j) {
               if (j == i) continue;
-              auto same_result = all.d[i] == as_seen_by(d, f, e.w0, all.d[j], j, i) &&
-                                 all.p[i] == as_seen_by(d, f, e.w0, all.p[j], j, i);
+              auto same_result = all.d[i] == as_seen_by(e, f, all.d[j], j, i) &&
+                                 all.p[i] == as_seen_by(e, f, all.p[j], j, i);
               auto zero = spec::is_zero(d, all.d[i]) && !all.p[i];
               ok = ok && implies(d,
                                  takes_part(d, e.w0, i) && takes_part(d, e.w0, j) &&

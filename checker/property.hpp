@@ -85,15 +85,17 @@ class Env {
   /// Restricts the states the property ranges over (part of its statement, not a claim).
   void assume(B b) { assumptions.push_back(std::move(b)); }
 
-  /// `term` with `from` replaced by `to`: the same value wherever `from == to`. Lets a property
-  /// compare two lanes' results under equal masks as one term (substitution of equals); the
-  /// concrete reading returns `term` unchanged.
-  W32 rewrite(const W32& term, const W32& from, const W32& to) const {
+  /// `term` (a word or a Boolean) with `from` replaced by `to` (words of either width): the same
+  /// value wherever `from == to`. Lets a property compare two lanes' results under equal masks
+  /// or operands as one term (substitution of equals); the concrete reading returns `term`
+  /// unchanged.
+  template <class T, class U>
+  T rewrite(const T& term, const U& from, const U& to) const {
     if constexpr (std::is_same_v<D, Z3Domain>) {
       z3::expr_vector src(d.ctx()), dst(d.ctx());
       src.push_back(from);
       dst.push_back(to);
-      return W32(term).substitute(src, dst);
+      return T(term).substitute(src, dst);
     } else {
       (void)from, (void)to;
       return term;

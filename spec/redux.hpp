@@ -4,6 +4,24 @@
 
 namespace warpspec::spec {
 
+/// The identity of a redux form's operator, where its reduction starts: 0 for add/or/xor, all
+/// ones for and, the largest (smallest) value of the operand type for min (max). For `.f32` it
+/// is the identity in order-key space: non-NaN keys lie strictly between 0 and 0xffffffff
+/// (`f32_order_key`), so those two start the running maximum and minimum.
+constexpr uint32_t redux_identity(const FormInfo& f) {
+  const bool is_signed = f.a_type == OperandType::S32;
+  switch (f.mode) {
+    case Mode::And:
+      return 0xffffffffu;
+    case Mode::Min:
+      return is_signed ? 0x7fffffffu : 0xffffffffu;
+    case Mode::Max:
+      return is_signed ? 0x80000000u : 0u;
+    default:
+      return 0;
+  }
+}
+
 namespace detail {
 
 /// Integer reduction of lane i: fold the operator over the taking-part lanes' low 32 bits,
@@ -12,12 +30,8 @@ template <Domain D, int W>
 typename D::W32 redux_int(const D& d, const FormInfo& f, const WarpState<D, W>& s,
                           const typename D::W32& part) {
   const bool is_signed = f.a_type == OperandType::S32;
-  uint32_t identity = 0;
-  if (f.mode == Mode::And) identity = 0xffffffffu;
-  if (f.mode == Mode::Min) identity = is_signed ? 0x7fffffffu : 0xffffffffu;
-  if (f.mode == Mode::Max) identity = is_signed ? 0x80000000u : 0u;
   auto less = [&](const auto& x, const auto& y) { return is_signed ? d.slt(x, y) : d.ult(x, y); };
-  auto acc = d.w32(identity);
+  auto acc = d.w32(redux_identity(f));
   for (unsigned j = 0; j < W; ++j) {
     auto x = d.lo32(s.a[j]);
     typename D::W32 next = acc;
@@ -49,13 +63,12 @@ typename D::W32 redux_int(const D& d, const FormInfo& f, const WarpState<D, W>& 
 /// `.f32` min/max of lane i, over order keys (`f32_order_key`: the numeric order with -0.0 just
 /// below +0.0), so that the float order is unsigned order on words. `.abs` clears signs first;
 /// NaNs are skipped; the result is the canonical NaN when no non-NaN value is left or, with
-/// `.NaN`, when any value is NaN. Non-NaN keys lie strictly between 0 and 0xffffffff, so those
-/// two start the running maximum and minimum.
+/// `.NaN`, when any value is NaN.
 template <Domain D, int W>
 typename D::W32 redux_f32(const D& d, const FormInfo& f, const WarpState<D, W>& s,
                           const typename D::W32& part) {
   const bool max = f.mode == Mode::Max;
-  auto acc = d.w32(max ? 0u : 0xffffffffu);
+  auto acc = d.w32(redux_identity(f));
   auto have = d.lit(false), saw_nan = d.lit(false);
   for (unsigned j = 0; j < W; ++j) {
     auto x = d.lo32(s.a[j]);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/fast/warp_words.hpp"
+#include "spec/redux.hpp"
 
 namespace warpspec::fast {
 
@@ -171,27 +172,25 @@ Rows<D, W> redux_int_rows(const D& d, const spec::FormInfo& f, const spec::WarpS
   const bool is_signed = f.a_type == spec::OperandType::S32;
   const auto x = spec::lanes_of<W>([&](unsigned j) { return d.lo32(s.a[j]); });
   const auto part = participant_rows(d, v);
-  auto selected = [&](const typename D::W32& set, uint32_t identity) {
-    return spec::lanes_of<W>(
-        [&](unsigned j) { return d.ite(d.bit(set, j), x[j], d.w32(identity)); });
+  const auto identity = d.w32(spec::redux_identity(f));
+  auto selected = [&](const typename D::W32& set) {
+    return spec::lanes_of<W>([&](unsigned j) { return d.ite(d.bit(set, j), x[j], identity); });
   };
   using W32 = typename D::W32;
   return spec::lanes_of<W>([&](unsigned i) {
     const auto set = part[i];
     switch (f.mode) {
       case spec::Mode::Add:
-        return detail::tree_reduce(selected(set, 0), [](const W32& a, const W32& b) { return a + b; });
+        return detail::tree_reduce(selected(set), [](const W32& a, const W32& b) { return a + b; });
       case spec::Mode::And:
-        return detail::tree_reduce(selected(set, 0xffffffffu),
-                                   [](const W32& a, const W32& b) { return a & b; });
+        return detail::tree_reduce(selected(set), [](const W32& a, const W32& b) { return a & b; });
       case spec::Mode::Or:
-        return detail::tree_reduce(selected(set, 0), [](const W32& a, const W32& b) { return a | b; });
+        return detail::tree_reduce(selected(set), [](const W32& a, const W32& b) { return a | b; });
       case spec::Mode::Xor:
-        return detail::tree_reduce(selected(set, 0), [](const W32& a, const W32& b) { return a ^ b; });
+        return detail::tree_reduce(selected(set), [](const W32& a, const W32& b) { return a ^ b; });
       default: {  // Min, Max
         const bool max = f.mode == spec::Mode::Max;
-        const uint32_t start = is_signed ? (max ? 0x80000000u : 0x7fffffffu) : (max ? 0u : ~0u);
-        return detail::running_extreme<D, W>(d, x, set, d.w32(start), [&](const W32& k, const W32& acc) {
+        return detail::running_extreme<D, W>(d, x, set, identity, [&](const W32& k, const W32& acc) {
           const auto& [lo, hi] = max ? std::pair{acc, k} : std::pair{k, acc};
           return is_signed ? d.slt(lo, hi) : d.ult(lo, hi);
         });
@@ -218,7 +217,7 @@ Rows<D, W> redux_f32_rows(const D& d, const spec::FormInfo& f, const spec::WarpS
   return spec::lanes_of<W>([&](unsigned i) {
     const auto numbers = part[i] & ~nan;
     const auto key = detail::running_extreme<D, W>(
-        d, keys, numbers, d.w32(max ? 0u : ~0u), [&](const auto& k, const auto& acc) {
+        d, keys, numbers, d.w32(spec::redux_identity(f)), [&](const auto& k, const auto& acc) {
           return max ? d.ult(acc, k) : d.ult(k, acc);
         });
     const auto none = spec::is_zero(d, numbers);
