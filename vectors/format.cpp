@@ -264,18 +264,20 @@ void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& 
                 std::vector<uint8_t>* present) {
   if (p.accept('[')) {
     std::size_t i = 0;
+    bool closed = false;
     if (!p.accept(']')) {
-      do {
-        if (i >= n) p.fail("more than " + std::to_string(n) + " values");
-        if (p.null()) {
-          if (!present) p.fail("expected a value, found null");
+      i = p.compact_items(vals.data(), present ? present->data() : nullptr, n, width, closed);
+      if (!closed) do {
+          if (i >= n) p.fail("more than " + std::to_string(n) + " values");
+          if (p.null()) {
+            if (!present) p.fail("expected a value, found null");
+            ++i;
+            continue;
+          }
+          vals[i] = static_cast<uint32_t>(p.bits(width));
+          if (present) (*present)[i] = 1;
           ++i;
-          continue;
-        }
-        vals[i] = static_cast<uint32_t>(p.bits(width));
-        if (present) (*present)[i] = 1;
-        ++i;
-      } while (p.more_items());
+        } while (p.more_items());
     }
     if (i != n) p.fail(std::to_string(i) + " values for " + std::to_string(n) + " lanes");
     return;

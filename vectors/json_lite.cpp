@@ -87,15 +87,34 @@ std::size_t plain_run(std::string_view s, std::size_t pos) {
       const uint64_t quote = x ^ (ones * '"'), slash = x ^ (ones * '\\');
       // A byte's high bit is set where it is zero, below 0x20 or at least 0x80. Borrows can flag
       // bytes above a flagged one, never below it, so the lowest flag is exact.
-      const uint64_t flags = (((quote - ones) & ~quote) | ((slash - ones) & ~slash) |
-                              ((x - ones * 0x20) & ~x) | x) &
-                             highs;
+      const uint64_t flags =
+          (((quote - ones) & ~quote) | ((slash - ones) & ~slash) | ((x - ones * 0x20) & ~x) | x) &
+          highs;
       if (flags) return pos + static_cast<std::size_t>(std::countr_zero(flags) >> 3);
       pos += 8;
     }
   }
   while (pos < n && plain_byte(static_cast<unsigned char>(p[pos]))) ++pos;
   return pos;
+}
+
+// True when the `len` bytes at `p` (8 to 16, all readable) are all `plain_byte`: two
+// overlapping words.
+[[gnu::always_inline]] inline bool plain_span(const char* p, std::size_t len) {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (len < 8 || len > 16) return false;
+    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    auto flags = [&](const char* q) {
+      uint64_t x;
+      std::memcpy(&x, q, 8);
+      const uint64_t quote = x ^ (ones * '"'), slash = x ^ (ones * '\\');
+      return (((quote - ones) & ~quote) | ((slash - ones) & ~slash) | ((x - ones * 0x20) & ~x) |
+              x) &
+             highs;
+    };
+    return (flags(p) | flags(p + len - 8)) == 0;
+  }
+  return false;
 }
 
 // A string from its opening quote: escapes are checked, control bytes and bytes that are not
@@ -184,7 +203,8 @@ bool scan_member_name(std::string_view s, std::size_t& pos, ScanError& e) {
     return scan_fail(e, pos, "expected a member name in double quotes");
   if (!scan_string(s, pos, e)) return false;
   skip(s, pos);
-  if (pos >= s.size() || s[pos] != ':') return scan_fail(e, pos, "expected ':' after a member name");
+  if (pos >= s.size() || s[pos] != ':')
+    return scan_fail(e, pos, "expected ':' after a member name");
   ++pos;
   return true;
 }
@@ -431,7 +451,7 @@ namespace {
 // Eight hex digits at `p` (little-endian load), all at once: each byte is checked to be a digit
 // or a letter a-f/A-F, then mapped to its nibble and the nibbles gathered. `nullopt` when a byte
 // is not a hex digit or the value needs more than `bits` bits.
-std::optional<uint64_t> hex8(const char* p, int bits) {
+[[gnu::always_inline]] inline std::optional<uint64_t> hex8(const char* p, int bits) {
   constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
   uint64_t x;
   std::memcpy(&x, p, 8);
@@ -543,12 +563,14 @@ std::string_view Pull::key() {
 }
 
 bool Pull::more_members() {
+  if (pos_ < s_.size() && s_[pos_] == ',') return ++pos_, true;  // the common, compact layout
   if (accept(',')) return true;
   expect('}');
   return false;
 }
 
 bool Pull::more_items() {
+  if (pos_ < s_.size() && s_[pos_] == ',') return ++pos_, true;
   if (accept(',')) return true;
   expect(']');
   return false;
@@ -562,6 +584,7 @@ bool Pull::boolean() {
 }
 
 bool Pull::null() {
+  if (pos_ < s_.size() && s_[pos_] == '"') return false;
   peek();
   if (s_.substr(pos_, 4) != "null") return false;
   pos_ += 4;
@@ -569,6 +592,16 @@ bool Pull::null() {
 }
 
 uint64_t Pull::bits(int width) {
+  // The layout warpspec and most writers use, "0x" and eight hex digits, decoded in place. Any
+  // other text (errors included) takes the general path below, which accepts the same values.
+  if constexpr (std::endian::native == std::endian::little) {
+    if (pos_ + 12 <= s_.size() && s_[pos_] == '"' && s_[pos_ + 1] == '0' &&
+        (s_[pos_ + 2] | 0x20) == 'x' && s_[pos_ + 11] == '"')
+      if (auto x = hex8(s_.data() + pos_ + 3, width)) {
+        pos_ += 12;
+        return *x;
+      }
+  }
   const char c = peek();
   const std::size_t start = pos_;
   Value v;
@@ -602,7 +635,108 @@ uint64_t Pull::bits(int width) {
   return *x;
 }
 
+namespace {
+// True when `s` holds the literal `w` at `pos`: a fixed-length comparison the compiler unrolls.
+template <std::size_t N>
+[[gnu::always_inline]] inline bool starts_with_at(std::string_view s, std::size_t pos,
+                                                  const char (&w)[N]) {
+  if (pos + N - 1 > s.size()) return false;
+  for (std::size_t k = 0; k + 1 < N; ++k)
+    if (s[pos + k] != w[k]) return false;
+  return true;
+}
+}  // namespace
+
+std::size_t Pull::compact_items(uint32_t* out, uint8_t* present, std::size_t max, int width,
+                                bool& closed) {
+  closed = false;
+  std::size_t k = 0;
+  const std::string_view s = s_;
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  // A local position: stores through `present` (bytes) could otherwise alias the member.
+  std::size_t pos = pos_;
+  while (k < max) {
+    std::size_t len = 0;  // the element's length
+    uint32_t x = 0;
+    bool have = true;
+    const char c = pos < n ? p[pos] : '\0';
+    if (c == '"') {
+      if constexpr (std::endian::native != std::endian::little) break;
+      if (width != 32 || pos + 12 > n || p[pos + 1] != '0' || (p[pos + 2] | 0x20) != 'x' ||
+          p[pos + 11] != '"')
+        break;
+      const auto v = hex8(p + pos + 3, 32);
+      if (!v) break;
+      x = static_cast<uint32_t>(*v);
+      len = 12;
+    } else if (c == '0' || c == '1') {
+      x = c == '1';
+      len = 1;
+    } else if (c == 't' && starts_with_at(s, pos, "true")) {
+      x = 1;
+      len = 4;
+    } else if (c == 'f' && starts_with_at(s, pos, "false")) {
+      len = 5;
+    } else if (c == 'n' && present && starts_with_at(s, pos, "null")) {
+      have = false;
+      len = 4;
+    } else {
+      break;
+    }
+    if (pos + len >= n || (p[pos + len] != ',' && p[pos + len] != ']')) break;
+    if (have) {
+      out[k] = x;
+      if (present) present[k] = 1;
+    }
+    ++k;
+    const bool last = p[pos + len] == ']';
+    pos += len + 1;
+    if (last) {
+      pos_ = pos;
+      nest(']');
+      closed = true;
+      return k;
+    }
+  }
+  pos_ = pos;
+  return k;
+}
+
 void Pull::skip() {
+  // An array of plain strings or integers (a vector's per-lane state) is walked directly;
+  // anything else, or anything unusual inside it, is scanned from the '[' again by the general
+  // scanner.
+  if (peek() == '[' && depth_ + 1 < kMaxDepth) {
+    const std::size_t n = s_.size();
+    auto digit = [&](std::size_t k) { return k < n && s_[k] >= '0' && s_[k] <= '9'; };
+    std::size_t pos = pos_ + 1;
+    std::size_t width = 0;  // the length of the first string element's contents
+    while (pos < n) {
+      std::size_t q = pos;  // the end of this element
+      if (s_[pos] == '"' && width && pos + width + 2 < n && s_[pos + width + 1] == '"' &&
+          plain_span(s_.data() + pos + 1, width)) {
+        q = pos + width + 2;  // as wide as the first element: checked in one or two words
+      } else if (s_[pos] == '"') {
+        q = plain_run(s_, pos + 1);
+        width = q - pos - 1;
+        if (q >= n || s_[q] != '"') break;
+        ++q;
+      } else {
+        if (s_[q] == '-') ++q;
+        if (!digit(q)) break;
+        if (s_[q++] != '0')  // JSON has no leading zeros
+          while (digit(q)) ++q;
+      }
+      if (q >= n) break;
+      if (s_[q] == ']') {
+        pos_ = q + 1;
+        return;
+      }
+      if (s_[q] != ',') break;
+      pos = q + 1;
+    }
+  }
   peek();
   ScanError e;
   if (!scan_value(s_, pos_, e, depth_)) throw Error{e.pos + 1, e.msg};

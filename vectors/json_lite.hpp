@@ -91,6 +91,13 @@ class Pull {
   /// Reads an unsigned value that fits `bits`: a number, a "0x" hex or decimal string, or a
   /// boolean (1/0). Negative numbers are two's complement of the width.
   uint64_t bits(int bits);
+  /// At an array element: reads elements in the compact layout warpspec writes ("0x" and eight
+  /// hex digits when `width` is 32, a digit 0/1, true/false, and null when `present` is given),
+  /// each followed by ',' or ']', into `out` and `present` (at most `max`), and returns how many.
+  /// Stops after the ']' that closes the array (setting `closed`), or before the first element
+  /// of another shape, which the caller reads as usual.
+  std::size_t compact_items(uint32_t* out, uint8_t* present, std::size_t max, int width,
+                            bool& closed);
   /// Reads true/false.
   bool boolean();
   /// Consumes `null` if it comes next.

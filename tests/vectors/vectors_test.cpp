@@ -2,6 +2,7 @@
 // `check` catching every mutant of the catalog while naming the clause it violates.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -235,6 +236,118 @@ TEST(Json, PullAndDomReadersAgreeOnErrorsAndValues) {
   EXPECT_EQ(p.key(), "y");
   EXPECT_EQ(p.bits(32), 0xffffffffu);
   EXPECT_FALSE(p.more_members());
+}
+
+// The readers' compact-layout fast paths (hex words, 0/1, true/false, null, state arrays skipped
+// word by word) must read exactly what the general path reads. A space after every structural
+// ',' and ':' sends each element through the general path; a damaged byte must be refused by
+// both, or read the same by both.
+std::string spaced(const std::string& line) {
+  std::string out;
+  bool in_string = false;
+  for (char c : line) {
+    out += c;
+    if (c == '"') in_string = !in_string;
+    if (!in_string && (c == ',' || c == ':')) out += ' ';
+  }
+  return out;
+}
+
+std::string expect_text(VectorReader& r, const std::string& line) {
+  try {
+    const auto& e = r.expect(line, 1);
+    std::ostringstream os;
+    os << e.id << ' ' << e.ub << ' ' << e.clauses.size();
+    for (const auto& x : e.rounds) {
+      for (auto v : x.d) os << ' ' << v;
+      for (auto v : x.p) os << ' ' << int{v};
+      for (auto v : x.defined) os << int{v};
+      for (const auto& [c, lanes] : x.ub) os << ' ' << static_cast<int>(c) << ':' << lanes.size();
+    }
+    return os.str();
+  } catch (const FormatError&) {
+    return "error";
+  }
+}
+
+std::string result_text(ResultReader& r, const std::string& line,
+                        const std::vector<std::size_t>& widths) {
+  try {
+    const auto& res = r.parse(line, 1, widths);
+    std::ostringstream os;
+    os << res.id << ' ' << res.skipped;
+    for (const auto& o : res.rounds) {
+      os << ' ' << o.ub_reported;
+      for (std::size_t i = 0; i < o.d.size(); ++i)
+        os << ' ' << o.d[i] << '/' << int{o.p[i]} << '/' << int{o.present[i]};
+    }
+    return os.str();
+  } catch (const FormatError&) {
+    return "error";
+  }
+}
+
+TEST(Json, CompactFastPathsReadWhatTheGeneralPathReads) {
+  GenOptions o;
+  o.random_count = 3;
+  o.seed = 5;
+  const auto s = generate(o);
+  VectorReader vr("v"), vr2("v");
+  ResultReader rr("r"), rr2("r");
+  std::mt19937_64 rng(9);
+  const std::string damage[] = {"g", "\"", " ", "\\", "]", ",", "0", "-", "n", "1,"};
+  std::size_t compared = 0, refused = 0;
+  for (const auto& v : s.vectors) {
+    const auto e = expected(v, s.target, s.ptx);
+    const auto vline = vector_line(v, e);
+    const auto& f = spec::form_info(v.instr.instr.form);
+    auto obs = as_observed(e);
+    // Lanes without a result (null), and predicates written as true/false.
+    const auto rline =
+        result_line(v.id, obs, f.d_type == spec::ResultType::Pred, v.instr.instr.write_p);
+    std::vector<std::size_t> widths;
+    for (const auto& r : e) widths.push_back(r.d.size());
+    const auto want_v = expect_text(vr, vline);
+    ASSERT_NE(want_v, "error") << vline;
+    EXPECT_EQ(want_v, expect_text(vr2, spaced(vline))) << vline;
+    const auto want_r = result_text(rr, rline, widths);
+    ASSERT_NE(want_r, "error") << rline;
+    EXPECT_EQ(want_r, result_text(rr2, spaced(rline), widths)) << rline;
+    for (int k = 0; k < 20; ++k) {
+      auto bad_v = vline, bad_r = rline;
+      const auto& d = damage[rng() % std::size(damage)];
+      bad_v.replace(rng() % bad_v.size(), 1, d);
+      bad_r.replace(rng() % bad_r.size(), 1, d);
+      const auto got_v = expect_text(vr, bad_v), got_r = result_text(rr, bad_r, widths);
+      EXPECT_EQ(got_v, expect_text(vr2, spaced(bad_v))) << bad_v;
+      EXPECT_EQ(got_r, result_text(rr2, spaced(bad_r), widths)) << bad_r;
+      refused += (got_v == "error") + (got_r == "error");
+      compared += 2;
+    }
+    // Edits aimed at the fast paths' own checks: leading zeros, signs, case, truncated literals,
+    // empty elements, spaces before a bracket.
+    const std::pair<std::string, std::string> edits[] = {
+        {",1", ",01"},     {",2", ",02"},     {",-1", ",-01"},     {",0", ",-"},
+        {",0", ",00"},     {"\"0x", "\"0X"},  {"\"0x", "\"0y"},    {"\",\"", "\",,\""},
+        {",null", ",nul"}, {",true", ",tru"}, {",false", ",fals"}, {"\"]", "\" ]"},
+        {"\"0x", "\"0x0"}, {",1", ",true"},   {",0", ",false"},    {"null", "0"}};
+    for (const auto& [from, to] : edits)
+      for (auto* line : {&vline, &rline}) {
+        std::vector<std::size_t> at;
+        for (auto q = line->find(from); q != std::string::npos; q = line->find(from, q + 1))
+          at.push_back(q);
+        if (at.empty()) continue;
+        auto bad = *line;
+        bad.replace(at[rng() % at.size()], from.size(), to);
+        const bool is_v = line == &vline;
+        const auto got = is_v ? expect_text(vr, bad) : result_text(rr, bad, widths);
+        EXPECT_EQ(got, is_v ? expect_text(vr2, spaced(bad)) : result_text(rr2, spaced(bad), widths))
+            << bad;
+        ++compared;
+      }
+  }
+  // The damage must reach the fast paths often enough to mean something.
+  EXPECT_GT(refused, compared / 4);
 }
 
 }  // namespace
