@@ -1,8 +1,12 @@
 #include "vectors/generate.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "vectors/check.hpp"
 
@@ -226,8 +230,11 @@ std::vector<spec::ClauseId> clauses_from(const Vector& v, const std::vector<Expe
   for (const auto& r : e)
     for (const auto& u : r.ub) out.insert(u.first);
   // .uni cannot observe the negation (it computes the same either way): a negated .uni vector
-  // exercises the clause without a mutant to kill.
-  if (v.instr.instr.negate && v.instr.instr.form == FormId::VoteUni && !has_ub(e))
+  // on which some lane executes exercises the clause without a mutant to kill.
+  bool executes = false;
+  for (const auto& r : e)
+    for (auto x : r.executes) executes = executes || x;
+  if (v.instr.instr.negate && v.instr.instr.form == FormId::VoteUni && !has_ub(e) && executes)
     out.insert(spec::ClauseId::VoteNegate);
   return {out.begin(), out.end()};
 }
@@ -260,27 +267,6 @@ std::vector<Round> random_rounds(const spec::ParsedInstr& in, std::mt19937_64& r
   std::vector<Round> rounds{random_round(in, rng, allow_ub)};
   if (stateful && coin(rng, 0.4)) rounds.push_back(random_round(in, rng, false));
   return rounds;
-}
-
-// The targets of a form: the mutants that apply to it and every clause it has (sm_6x clauses
-// only on sm_6x targets).
-std::set<std::pair<int, int>> targets_of(FormId form, spec::Target t) {
-  std::set<std::pair<int, int>> out;
-  for (const auto& in : instructions_for(form))
-    for (const auto& m : mutants())
-      if (applies(m.id, in)) out.insert({0, static_cast<int>(m.id)});
-  for (auto c : spec::form_info(form).clauses) {
-    const bool sm6x = c == spec::ClauseId::VoteUbSm6xConvergence ||
-                      c == spec::ClauseId::SyncwarpUbSm6xConvergence;
-    if (!sm6x || spec::is_pre_volta(t)) out.insert({1, static_cast<int>(c)});
-  }
-  if (spec::is_pre_volta(t)) {
-    // Before Volta an exited lane named in a __syncwarp mask already breaks the union rule, so
-    // "exited lanes need not arrive" cannot be observed without undefined behaviour.
-    out.erase({1, static_cast<int>(spec::ClauseId::SyncwarpExitedOk)});
-    out.erase({0, static_cast<int>(MutantId::SyncwarpWaitsForExited)});
-  }
-  return out;
 }
 
 // Makes a vector smaller while `keep` holds: lanes leave the instruction (and every mask), then
@@ -348,6 +334,38 @@ std::vector<spec::ParsedInstr> instructions_for(FormId form) {
   return {};
 }
 
+// Every clause of the form counts, but the sm_6x clauses only on sm_6x targets.
+std::set<CoverTarget> targets_of(FormId form, spec::Target t) {
+  std::set<std::pair<int, int>> out;
+  for (const auto& in : instructions_for(form))
+    for (const auto& m : mutants())
+      if (applies(m.id, in)) out.insert({0, static_cast<int>(m.id)});
+  for (auto c : spec::form_info(form).clauses) {
+    const bool sm6x = c == spec::ClauseId::VoteUbSm6xConvergence ||
+                      c == spec::ClauseId::SyncwarpUbSm6xConvergence;
+    if (!sm6x || spec::is_pre_volta(t)) out.insert({1, static_cast<int>(c)});
+  }
+  if (spec::is_pre_volta(t)) {
+    // Before Volta an exited lane named in a __syncwarp mask already breaks the union rule, so
+    // "exited lanes need not arrive" cannot be observed without undefined behaviour.
+    out.erase({1, static_cast<int>(spec::ClauseId::SyncwarpExitedOk)});
+    out.erase({0, static_cast<int>(MutantId::SyncwarpWaitsForExited)});
+  }
+  return out;
+}
+
+std::set<CoverTarget> covers_of(const Vector& v, spec::Target t, spec::PtxVersion p) {
+  return make_candidate(v, t, p).covers;
+}
+
+Vector shrink_keeping(const Vector& v, const std::set<CoverTarget>& need, spec::Target t,
+                      spec::PtxVersion p) {
+  return shrink(v, [&](const Vector& x) {
+    const auto c = make_candidate(x, t, p);
+    return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end());
+  });
+}
+
 std::vector<spec::ClauseId> covered_clauses(const Vector& v, spec::Target t, spec::PtxVersion p) {
   const auto e = expected(v, t, p);
   std::vector<MutantId> killed;
@@ -395,17 +413,49 @@ Suite generate(const GenOptions& opt) {
     for (const auto& f : spec::kForms)
       if (spec::check_availability(f.avail, opt.target, opt.ptx).available) forms.push_back(f.id);
 
+  // Witness queries are independent per form (each builds its own solver state): run them on
+  // every core. What each form gets does not depend on the order they finish in.
+  std::vector<std::vector<Vector>> witnessed(forms.size());
+  if (opt.witnesses && !forms.empty()) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex m;
+    auto worker = [&] {
+      for (std::size_t k; (k = next.fetch_add(1)) < forms.size();) {
+        try {
+          witnessed[k] = opt.witnesses(forms[k], opt.target, opt.ptx);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(m);
+          if (!failure) failure = std::current_exception();
+        }
+      }
+    };
+    const std::size_t n =
+        std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, forms.size());
+    std::vector<std::thread> threads;
+    for (std::size_t k = 1; k < n; ++k) threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+  }
   std::vector<Vector> chosen, chosen_ub, extra;
-  for (FormId form : forms) {
+  for (std::size_t fi = 0; fi < forms.size(); ++fi) {
+    const FormId form = forms[fi];
     // One generator per form, so a form's vectors do not depend on which other forms were asked.
     std::mt19937_64 rng(opt.seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(form) + 1);
     auto targets = targets_of(form, opt.target);
     std::vector<Candidate> pool;
+    if (opt.witnesses)
+      for (auto& v : witnessed[fi]) {
+        v.source = "witness";
+        pool.push_back(make_candidate(std::move(v), opt.target, opt.ptx));
+      }
+    const std::size_t witnesses = pool.size();  // pool[0, witnesses) came from the source
     for (const auto& in : instructions_for(form)) {
       for (auto& rounds : boundary(in))
         pool.push_back(make_candidate(make_vector(in, rounds, "boundary"), opt.target, opt.ptx));
       for (std::size_t k = 0; k < opt.pool; ++k)
-        pool.push_back(make_candidate(make_vector(in, random_rounds(in, rng, true), "witness"),
+        pool.push_back(make_candidate(make_vector(in, random_rounds(in, rng, true), "random"),
                                       opt.target, opt.ptx));
     }
     // Targets no candidate reaches get a longer search of their own.
@@ -416,8 +466,8 @@ Suite generate(const GenOptions& opt) {
       for (int tries = 0; tries < 4000; ++tries) {
         const auto ins = instructions_for(form);
         const auto& in = ins[rng() % ins.size()];
-        auto c = make_candidate(make_vector(in, random_rounds(in, rng, true), "witness"),
-                                opt.target, opt.ptx);
+        auto c = make_candidate(make_vector(in, random_rounds(in, rng, true), "random"), opt.target,
+                                opt.ptx);
         if (c.covers.count(target)) {
           reached.insert(c.covers.begin(), c.covers.end());
           pool.push_back(std::move(c));
@@ -425,31 +475,34 @@ Suite generate(const GenOptions& opt) {
         }
       }
     }
-    // Greedy cover: the candidate covering most uncovered targets, then the smallest one.
+    // Greedy cover: the candidate covering most uncovered targets, then the smallest one; first
+    // among the witnesses, then among every candidate for what they leave.
     std::set<std::pair<int, int>> left;
     for (const auto& t : targets)
       if (reached.count(t)) left.insert(t);
-    while (!left.empty()) {
-      const Candidate* best = nullptr;
-      std::size_t best_gain = 0;
-      for (const auto& c : pool) {
-        std::size_t gain = 0;
-        for (const auto& t : c.covers) gain += left.count(t);
-        if (gain > best_gain ||
-            (gain == best_gain && gain > 0 && vector_size(c.v) < vector_size(best->v))) {
-          best = &c;
-          best_gain = gain;
+    for (const std::size_t limit : {witnesses, pool.size()})
+      while (!left.empty()) {
+        const Candidate* best = nullptr;
+        std::size_t best_gain = 0;
+        for (std::size_t ci = 0; ci < limit; ++ci) {
+          const auto& c = pool[ci];
+          std::size_t gain = 0;
+          for (const auto& t : c.covers) gain += left.count(t);
+          if (gain > best_gain ||
+              (gain == best_gain && gain > 0 && vector_size(c.v) < vector_size(best->v))) {
+            best = &c;
+            best_gain = gain;
+          }
         }
+        if (!best) break;
+        for (const auto& t : best->covers) left.erase(t);
+        const auto need = best->covers;
+        auto small = shrink(best->v, [&](const Vector& v) {
+          const auto c = make_candidate(v, opt.target, opt.ptx);
+          return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end());
+        });
+        (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
       }
-      if (!best) break;
-      for (const auto& t : best->covers) left.erase(t);
-      const auto need = best->covers;
-      auto small = shrink(best->v, [&](const Vector& v) {
-        const auto c = make_candidate(v, opt.target, opt.ptx);
-        return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end());
-      });
-      (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
-    }
     // Diagnosis: every mutant also gets a vector that it alone (of the catalog) explains, when
     // the pool has one, so `check` can name the bug rather than a set of suspects.
     for (const auto& [kind, id] : targets) {

@@ -4,14 +4,25 @@
 // cover that keeps as few vectors as possible while killing every applicable mutant and making
 // every reachable UB clause fire.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "vectors/mutants.hpp"
 #include "vectors/vector.hpp"
 
 namespace warpspec::vectors {
+
+/// A target of a suite: a mutant to kill (first 0, second the MutantId) or a clause to cover
+/// (first 1, second the ClauseId).
+using CoverTarget = std::pair<int, int>;
+
+/// Finds witnesses for a form: vectors that show some of its targets (see checker/witness.hpp,
+/// which asks Z3). Called once per form; what it returns is checked again concretely.
+using WitnessSource =
+    std::function<std::vector<Vector>(spec::FormId, spec::Target, spec::PtxVersion)>;
 
 /// What to generate.
 struct GenOptions {
@@ -22,6 +33,9 @@ struct GenOptions {
   std::size_t random_count = 0;  ///< seeded random vectors added after the cover
   bool boundary = false;         ///< also add every boundary design
   std::size_t pool = 160;        ///< random candidates per instruction for the cover search
+  /// Witnesses come first in the cover; targets they leave are searched among boundary designs
+  /// and seeded random states. Without a source every target is searched.
+  WitnessSource witnesses;
 };
 
 /// Coverage of one form by a suite.
@@ -54,6 +68,17 @@ std::vector<spec::ClauseId> covered_clauses(const Vector& v, spec::Target t, spe
 /// Recomputes the coverage of `vectors` (used by `vectors --report` on a file).
 std::map<spec::FormId, FormCoverage> coverage_of(const std::vector<Vector>& vectors, spec::Target t,
                                                  spec::PtxVersion p);
+
+/// The targets of a form on a target: the mutants that apply to it, and its clauses that can be
+/// observed there.
+std::set<CoverTarget> targets_of(spec::FormId form, spec::Target t);
+
+/// The targets a vector shows: mutants it kills, clauses it covers.
+std::set<CoverTarget> covers_of(const Vector& v, spec::Target t, spec::PtxVersion p);
+
+/// A smaller vector (fewer live lanes, zero operands) that still shows every target in `need`.
+Vector shrink_keeping(const Vector& v, const std::set<CoverTarget>& need, spec::Target t,
+                      spec::PtxVersion p);
 
 /// Seeded corner-leaning random rounds for an instruction (exposed for tests).
 Round random_round(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub);

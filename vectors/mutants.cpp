@@ -213,6 +213,33 @@ bool applies(MutantId m, const spec::ParsedInstr& p) {
   return false;
 }
 
+std::optional<spec::Instr> changed_instr(MutantId m, const spec::Instr& in) {
+  const auto& f = spec::form_info(in.form);
+  spec::Instr c = in;
+  switch (m) {
+    case M::MatchAllAsAny:
+      c.form = f.a_type == spec::OperandType::B64 ? FormId::MatchAnyB64 : FormId::MatchAnyB32;
+      return c;
+    case M::NegationIgnored:
+      c.negate = false;
+      return c;
+    case M::VoteAllAnySwapped:
+      c.form = f.mode == spec::Mode::All ? FormId::VoteAny : FormId::VoteAll;
+      return c;
+    case M::MinMaxSignSwapped:
+      c.form = with_sign_swapped(f.id);
+      return c;
+    case M::F32AbsIgnored:
+      c.form = f32_form(f.mode, false, f.nan);
+      return c;
+    case M::F32NanQualifierSwapped:
+      c.form = f32_form(f.mode, f.abs, !f.nan);
+      return c;
+    default:
+      return std::nullopt;
+  }
+}
+
 std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, spec::PtxVersion p) {
   const auto e = expected(v, t, p);
   if (!applies(m, v.instr)) return silent(e);
@@ -283,8 +310,7 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
       return o;
     }
     case M::MatchAllAsAny: {
-      c.instr.instr.form =
-          f.a_type == spec::OperandType::B64 ? FormId::MatchAnyB64 : FormId::MatchAnyB32;
+      c.instr.instr = *changed_instr(m, v.instr.instr);
       auto any = run_changed(c, e, t, p);
       auto o = silent(e);
       for (std::size_t k = 0; k < o.size(); ++k) o[k].d = any[k].d;
@@ -305,10 +331,11 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
       return o;
     }
     case M::NegationIgnored:
-      c.instr.instr.negate = false;
-      return run_changed(c, e, t, p);
     case M::VoteAllAnySwapped:
-      c.instr.instr.form = f.mode == spec::Mode::All ? FormId::VoteAny : FormId::VoteAll;
+    case M::MinMaxSignSwapped:
+    case M::F32AbsIgnored:
+    case M::F32NanQualifierSwapped:
+      c.instr.instr = *changed_instr(m, v.instr.instr);
       return run_changed(c, e, t, p);
     case M::VoteUniInverted: {
       auto o = silent(e);
@@ -316,9 +343,6 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
         for (auto& x : r.d) x = !x;
       return o;
     }
-    case M::MinMaxSignSwapped:
-      c.instr.instr.form = with_sign_swapped(f.id);
-      return run_changed(c, e, t, p);
     case M::ReduxIdentityZero: {
       auto o = silent(e);
       const bool s = f.a_type == spec::OperandType::S32;
@@ -357,12 +381,6 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
       for (auto& r : c.rounds)
         for (auto& a : r.warp.a)
           if ((a & 0xffffffffull) == 0x80000000ull) a = 0;
-      return run_changed(c, e, t, p);
-    case M::F32AbsIgnored:
-      c.instr.instr.form = f32_form(f.mode, false, f.nan);
-      return run_changed(c, e, t, p);
-    case M::F32NanQualifierSwapped:
-      c.instr.instr.form = f32_form(f.mode, f.abs, !f.nan);
       return run_changed(c, e, t, p);
     case M::F32NanNotCanonical: {
       auto o = silent(e);

@@ -66,6 +66,11 @@ spec::ClauseId violated_clause(MutantId m, spec::FormId form);
 /// apply only to the .f32 redux forms, NegationIgnored only to a negated source).
 bool applies(MutantId m, const spec::ParsedInstr& in);
 
+/// For a mutant that runs the specification on another instruction (a swapped form, a dropped
+/// qualifier or negation), that instruction; nullopt for the others. (Of match_all_as_any only
+/// `d` comes from it.)
+std::optional<spec::Instr> changed_instr(MutantId m, const spec::Instr& in);
+
 /// What an implementation with this bug would report for every round of `v`.
 std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target target,
                                  spec::PtxVersion ptx);
