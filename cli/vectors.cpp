@@ -11,6 +11,9 @@
 #include "vectors/emit_cuda.hpp"
 #include "vectors/format.hpp"
 #include "vectors/generate.hpp"
+#ifdef WARPSPEC_HAVE_CHECKER
+#include "checker/witness.hpp"
+#endif
 
 namespace warpspec::cli {
 namespace {
@@ -20,7 +23,7 @@ struct VectorsOptions {
   std::vector<std::string> forms;
   std::size_t count = 0;
   uint64_t seed = 1;
-  bool boundary = false, report = false, mutants = false;
+  bool boundary = false, report = false, mutants = false, no_z3 = false;
 };
 
 std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::VectorsHeader& header) {
@@ -129,6 +132,9 @@ int run_vectors(const VectorsOptions& o) {
     g.seed = o.seed;
     g.random_count = o.count;
     g.boundary = o.boundary;
+#ifdef WARPSPEC_HAVE_CHECKER
+    if (!o.no_z3) g.witnesses = checker::z3_witness_source();
+#endif
     for (const auto& name : o.forms) {
       auto f = spec::find_form(name);
       if (!f)
@@ -169,8 +175,10 @@ int run_vectors(const VectorsOptions& o) {
       if (!f.ok()) throw Failure{kExitCantCreate, o.out + ": cannot create the file"};
       write(f.stream());
       if (!f.commit()) throw Failure{kExitCantCreate, o.out + ": writing the file failed"};
+      std::size_t z3 = 0;
+      for (const auto& v : vs) z3 += v.source == "witness";
       info << "wrote " << o.out << ": " << vs.size() << " vectors in " << std::fixed
-           << std::setprecision(2) << secs << " s\n";
+           << std::setprecision(2) << secs << " s (" << z3 << " Z3 witnesses)\n";
     }
   }
   if (!o.reference.empty()) {
@@ -215,10 +223,17 @@ const bool registered = add_command(
            "--reference-results", o->reference,
            "Also write the results a correct implementation gives (the model's answers)");
        sub.add_option("--emit", o->emit, "Emit 'cuda': one self-checking .cu program (with -o)");
+       sub.add_flag("--no-z3", o->no_z3,
+                    "Find witnesses by seeded search only, without asking Z3 (the default when "
+                    "warpspec is built without Z3)");
        sub.footer(
            "The default suite is the smallest set found that kills every mutant in the catalog "
            "and\n"
            "covers every clause of each form; UB vectors come last, marked \"ub\": true.\n"
+           "Z3 witnesses come first (\"source\": \"witness\"): for each mutant and UB clause Z3 "
+           "finds a\n"
+           "state that shows it, replayed through the model; boundary designs and seeded random\n"
+           "states cover what they leave.\n"
            "Examples:\n"
            "  warpspec vectors -o suite.jsonl --report\n"
            "  warpspec vectors --form vote.sync.ballot.b32 --count 1000 --seed 7 -o ballot.jsonl\n"

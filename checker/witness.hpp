@@ -1,0 +1,54 @@
+#pragma once
+// Z3 witnesses for conformance vectors. For each target of a form (a mutant of the catalog that
+// applies to it, a UB clause, a clause that can only be exercised), Z3 is asked for a state on
+// which the target shows: the mutant's answer departs from the specification on a defined lane,
+// or the clause fires. The mutants are restated here over Z3 terms; each witness is then made
+// small by the vector shrinker and replayed through the concrete model and the concrete mutant
+// of vectors/mutants.cpp before it is returned, so a restatement that drifts from the catalog
+// is caught, not used. The queries are coverage-directed: each one asks for as many of the
+// targets that no witness shows yet as one state can show together.
+#include <string>
+#include <vector>
+
+#include "vectors/generate.hpp"
+
+namespace warpspec::checker {
+
+/// Limits of the witness queries.
+struct WitnessOptions {
+  unsigned lanes = 4;  ///< lanes (or threads) Z3 may use; the others stay inactive
+  /// Z3's resource limit per solver check: a budget counted in Z3's own steps, so that the
+  /// same query settles the same way on any machine and the suite does not depend on speed.
+  unsigned rlimit = 20000000;
+  /// The same, for asking a state that already shows one target to show another as well.
+  unsigned add_rlimit = 1500000;
+  unsigned timeout_ms = 60000;  ///< a safety net per check, far above what the budget allows
+};
+
+/// What the queries for one form found.
+struct WitnessStats {
+  std::size_t targets = 0;          ///< targets Z3 was asked about
+  std::size_t shown = 0;            ///< targets some witness shows
+  std::size_t queries = 0;          ///< solver checks
+  std::vector<std::string> missed;  ///< targets no query settled, with why ("unsat", "unknown")
+};
+
+/// The Z3 witnesses of `form` on `target`/`ptx`, smallest first, each replayed. Throws
+/// std::logic_error when a witness does not replay (the restated mutant and the catalog differ).
+std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target,
+                                          spec::PtxVersion ptx, const WitnessOptions& opt = {},
+                                          WitnessStats* stats = nullptr);
+
+/// The restatement read on concrete vectors: of the targets of their form that it covers
+/// (`asked`), those it says each vector shows. Tests hold it against `vectors::covers_of`, the
+/// catalog's own concrete answer. The vectors share one instruction; one-round warp vectors and
+/// block vectors of one or two rounds.
+struct Restated {
+  std::set<vectors::CoverTarget> asked, shown;
+};
+std::vector<Restated> restated_targets(const std::vector<vectors::Vector>& vs, spec::Target target);
+
+/// `z3_witnesses` as a source for `vectors::generate`.
+vectors::WitnessSource z3_witness_source(const WitnessOptions& opt = {});
+
+}  // namespace warpspec::checker
