@@ -21,11 +21,12 @@ struct SymObs {
   z3::expr ub;
 };
 
-/// A warp whose first `lanes` lanes are free and whose other lanes are inactive, named by no
-/// mask, with operand and call site 0: the witnesses stay small and the queries fast.
-SymWarp partial_warp(const Z3Domain& d, unsigned lanes) {
+/// A warp whose lanes in `lanes` are free and whose other lanes are inactive, named by no mask,
+/// with operand and call site 0: the witnesses stay small and the queries fast.
+SymWarp partial_warp(const Z3Domain& d, uint32_t lanes) {
   auto w = make_sym_warp(d, "w");
-  for (unsigned i = lanes; i < kWarpSize; ++i) {
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    if ((lanes >> i) & 1u) continue;
     w.exec[i] = d.lit(false);
     w.exited[i] = d.lit(false);
     w.mask[i] = d.w32(0);
@@ -386,7 +387,7 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
     std::vector<Goal> goals;
     if (cta) {
       for (const char* name : {"r1", "r2"}) {
-        ctas.push_back(make_sym_cta(d, name, opt.lanes));
+        ctas.push_back(make_sym_cta(d, name, opt.threads));
         base = base && well_formed(d, ctas.back());
       }
       goals = cta_goals(d, pin.instr, ctas, remaining);

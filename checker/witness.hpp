@@ -16,7 +16,10 @@ namespace warpspec::checker {
 
 /// Limits of the witness queries.
 struct WitnessOptions {
-  unsigned lanes = 4;  ///< lanes (or threads) Z3 may use; the others stay inactive
+  /// The lanes Z3 may use; the others stay inactive. Spread over the warp (both halves, both
+  /// ends) so that witnesses also reach implementations that go wrong on high lanes.
+  uint32_t lanes = (1u << 0) | (1u << 13) | (1u << 18) | (1u << 31);
+  unsigned threads = 64;  ///< block size of the block-barrier witnesses (two warps), all free
   /// Z3's resource limit per solver check: a budget counted in Z3's own steps, so that the
   /// same query settles the same way on any machine and the suite does not depend on speed.
   unsigned rlimit = 20000000;

@@ -84,7 +84,7 @@ TEST(Witness, RestatedTargetsAgreeWithTheCatalogOnRandomStates) {
     for (auto form : forms_on(target, spec::kLatestPtx)) {
       for (const auto& in : vectors::instructions_for(form)) {
         std::vector<vectors::Vector> vs;
-        for (int k = 0; k < 24; ++k) {
+        for (int k = 0; k < 16; ++k) {
           vectors::Vector v;
           v.instr = in;
           v.rounds.push_back(vectors::random_round(in, rng, k % 4 == 0));
