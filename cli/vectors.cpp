@@ -52,10 +52,13 @@ std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::Vect
   return out;
 }
 
-void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov, std::ostream& os) {
-  std::size_t clauses = 0, covered = 0, muts = 0, killed = 0, vecs = 0;
+void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov,
+                  const std::vector<vectors::Vector>& vs, std::ostream& os) {
+  std::size_t clauses = 0, covered = 0, muts = 0, killed = 0, vecs = 0, z3 = 0;
+  std::map<spec::FormId, std::size_t> witnesses;  // vectors found by Z3, per form
+  for (const auto& v : vs) witnesses[v.instr.instr.form] += v.source == "witness";
   os << std::left << std::setw(28) << "form" << std::right << std::setw(8) << "vectors"
-     << std::setw(10) << "clauses" << std::setw(10) << "mutants"
+     << std::setw(5) << "Z3" << std::setw(10) << "clauses" << std::setw(10) << "mutants"
      << "  not covered\n";
   for (const auto& [form, c] : cov) {
     std::string missing;
@@ -66,7 +69,7 @@ void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov, std:
       if (std::find(c.killed.begin(), c.killed.end(), m) == c.killed.end())
         missing += " mutant:" + std::string(vectors::mutant_info(m).key);
     os << std::left << std::setw(28) << spec::form_info(form).name << std::right << std::setw(8)
-       << c.vectors << std::setw(10)
+       << c.vectors << std::setw(5) << witnesses[form] << std::setw(10)
        << (std::to_string(c.covered.size()) + "/" + std::to_string(c.clauses.size()))
        << std::setw(10)
        << (std::to_string(c.killed.size()) + "/" + std::to_string(c.mutants.size())) << " "
@@ -76,10 +79,11 @@ void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov, std:
     muts += c.mutants.size();
     killed += c.killed.size();
     vecs += c.vectors;
+    z3 += witnesses[form];
   }
-  os << "total: " << vecs << " vectors; clauses covered " << covered << "/" << clauses << " ("
-     << (clauses ? 100 * covered / clauses : 100) << "%); mutants killed " << killed << "/" << muts
-     << " (" << (muts ? 100 * killed / muts : 100) << "%)\n";
+  os << "total: " << vecs << " vectors (" << z3 << " Z3 witnesses); clauses covered " << covered
+     << "/" << clauses << " (" << (clauses ? 100 * covered / clauses : 100) << "%); mutants killed "
+     << killed << "/" << muts << " (" << (muts ? 100 * killed / muts : 100) << "%)\n";
 }
 
 int print_mutants(const std::vector<vectors::Vector>& vs, spec::Target t, spec::PtxVersion p,
@@ -196,7 +200,7 @@ int run_vectors(const VectorsOptions& o) {
     if (!f.commit()) throw Failure{kExitCantCreate, o.reference + ": writing the file failed"};
   }
   int rc = kExitOk;
-  if (o.report) print_report(cov, info);
+  if (o.report) print_report(cov, vs, info);
   if (o.mutants && print_mutants(vs, header.target, header.ptx, info) > 0) rc = kExitRefuted;
   return rc;
 }
