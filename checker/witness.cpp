@@ -1,6 +1,7 @@
 #include "checker/witness.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -15,14 +16,20 @@ using spec::kWarpSize;
 using vectors::CoverTarget;
 using M = vectors::MutantId;
 
+std::string target_name(const CoverTarget& t) {
+  if (t.first == 0) return std::string(vectors::mutant_info(static_cast<M>(t.second)).key);
+  return std::string(spec::clause_info(static_cast<spec::ClauseId>(t.second)).key);
+}
+
 /// What an implementation reports for one warp round, over Z3 terms.
 struct SymObs {
   std::vector<z3::expr> d, p;
   z3::expr ub;
 };
 
-/// A warp whose lanes in `lanes` are free and whose other lanes are inactive, named by no mask,
-/// with operand and call site 0: the witnesses stay small and the queries fast.
+/// A warp whose lanes in `lanes` are free and whose other lanes are inactive, with mask, operand
+/// and call site 0 (a free lane's mask may still name them): the witnesses stay small and the
+/// queries fast.
 SymWarp partial_warp(const Z3Domain& d, uint32_t lanes) {
   auto w = make_sym_warp(d, "w");
   for (unsigned i = 0; i < kWarpSize; ++i) {
@@ -256,8 +263,9 @@ struct Goal {
   unsigned rounds = 1;  ///< rounds of the state it speaks of
 };
 
-std::vector<Goal> cta_goals(const Z3Domain& d, const spec::Instr& in, const std::vector<SymCta>& c,
-                            const std::set<CoverTarget>& want) {
+std::vector<Goal> cta_goals(const Z3Domain& d, const spec::ParsedInstr& pin,
+                            const std::vector<SymCta>& c, const std::set<CoverTarget>& want) {
+  const auto& in = pin.instr;
   const auto& f = spec::form_info(in.form);
   std::vector<Goal> goals;
   const auto r1 = spec::eval_cta(d, in, c[0]);
@@ -274,12 +282,13 @@ std::vector<Goal> cta_goals(const Z3Domain& d, const spec::Instr& in, const std:
   };
   for (const auto& t : want) {
     if (t.first == 1) {
-      if (spec::clause_info(static_cast<spec::ClauseId>(t.second)).kind ==
-          spec::ClauseKind::Undefined)
+      // The block barriers have one UB clause: a thread that neither arrives nor has exited.
+      if (static_cast<spec::ClauseId>(t.second) == spec::ClauseId::CtaUbNotReached)
         goals.push_back({t, r1.any_ub, true, 1});
       continue;
     }
     const auto m = static_cast<M>(t.second);
+    if (!vectors::applies(m, pin)) continue;
     const auto no = d.lit(false);
     switch (m) {
       case M::CtaExitedCounted: {
@@ -325,7 +334,8 @@ std::vector<Goal> cta_goals(const Z3Domain& d, const spec::Instr& in, const std:
         break;
       }
       default:
-        break;
+        throw std::logic_error("the mutant '" + target_name(t) +
+                               "' applies to a block barrier but has no restatement over Z3");
     }
   }
   return goals;
@@ -355,15 +365,13 @@ std::vector<Goal> warp_goals(const Z3Domain& d, const spec::ParsedInstr& pin, co
     }
     const auto m = static_cast<M>(t.second);
     if (!vectors::applies(m, pin)) continue;
-    if (auto o = warp_mutant(d, m, in, w, ref, pv))
-      goals.push_back({t, warp_kill(d, in, ref, *o), false, 1});
+    const auto o = warp_mutant(d, m, in, w, ref, pv);
+    if (!o)
+      throw std::logic_error("the mutant '" + target_name(t) +
+                             "' applies to a warp form but has no restatement over Z3");
+    goals.push_back({t, warp_kill(d, in, ref, *o), false, 1});
   }
   return goals;
-}
-
-std::string target_name(const CoverTarget& t) {
-  if (t.first == 0) return std::string(vectors::mutant_info(static_cast<M>(t.second)).key);
-  return std::string(spec::clause_info(static_cast<spec::ClauseId>(t.second)).key);
 }
 
 }  // namespace
@@ -377,6 +385,7 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
   const bool cta = !spec::is_warp_form(form);
   auto remaining = vectors::targets_of(form, target);
   std::set<CoverTarget> asked_about;
+  std::map<CoverTarget, std::string> why;  // the last failed query of each target
   std::vector<vectors::Vector> out;
   for (const auto& pin : vectors::instructions_for(form)) {
     z3::context ctx;
@@ -390,7 +399,7 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
         ctas.push_back(make_sym_cta(d, name, opt.threads));
         base = base && well_formed(d, ctas.back());
       }
-      goals = cta_goals(d, pin.instr, ctas, remaining);
+      goals = cta_goals(d, pin, ctas, remaining);
     } else {
       warp = partial_warp(d, opt.lanes);
       base = plausible(d, *warp, pin, pv);
@@ -410,9 +419,8 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
       ++st.queries;
       const auto r = s.check();
       if (r != z3::sat) {
-        st.missed.push_back(
-            target_name(g.target) + " (" + pin.text +
-            "): " + (r == z3::unsat ? std::string("unsat") : "unknown, " + s.reason_unknown()));
+        why[g.target] = target_name(g.target) + " (" + pin.text + "): " +
+                        (r == z3::unsat ? std::string("unsat") : "unknown, " + s.reason_unknown());
         continue;
       }
       // Coverage-directed: add every other open goal this state can show as well.
@@ -461,6 +469,9 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
   }
   st.targets = asked_about.size();
   for (const auto& t : asked_about) st.shown += !remaining.count(t);
+  // A query that failed for one instruction may be settled by another's witness.
+  for (const auto& [t, text] : why)
+    if (remaining.count(t)) st.missed.push_back(text);
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return vectors::vector_size(a) < vectors::vector_size(b);
   });
@@ -502,8 +513,8 @@ std::vector<Restated> restated_targets(const std::vector<vectors::Vector>& vs,
         }
         c.push_back(std::move(s));
       }
-      out.push_back(read(cta_goals(d, v.instr.instr, c, want), v,
-                         [](const z3::expr& e) { return e.simplify(); }));
+      out.push_back(
+          read(cta_goals(d, v.instr, c, want), v, [](const z3::expr& e) { return e.simplify(); }));
     }
     return out;
   }

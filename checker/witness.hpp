@@ -2,11 +2,12 @@
 // Z3 witnesses for conformance vectors. For each target of a form (a mutant of the catalog that
 // applies to it, a UB clause, a clause that can only be exercised), Z3 is asked for a state on
 // which the target shows: the mutant's answer departs from the specification on a defined lane,
-// or the clause fires. The mutants are restated here over Z3 terms; each witness is then made
-// small by the vector shrinker and replayed through the concrete model and the concrete mutant
-// of vectors/mutants.cpp before it is returned, so a restatement that drifts from the catalog
-// is caught, not used. The queries are coverage-directed: each one asks for as many of the
-// targets that no witness shows yet as one state can show together.
+// or the clause fires. The mutants are restated here over Z3 terms; each witness is replayed
+// through the concrete model and the concrete mutants of vectors/mutants.cpp before it is
+// returned, so a restatement that drifts from the catalog is caught, not used, and then made
+// small by the vector shrinker (warp witnesses only: the shrinker leaves blocks as they are).
+// The queries are coverage-directed: each one asks for as many of the targets that no witness
+// shows yet as one state can show together.
 #include <string>
 #include <vector>
 
@@ -20,8 +21,9 @@ struct WitnessOptions {
   /// ends) so that witnesses also reach implementations that go wrong on high lanes.
   uint32_t lanes = (1u << 0) | (1u << 13) | (1u << 18) | (1u << 31);
   unsigned threads = 64;  ///< block size of the block-barrier witnesses (two warps), all free
-  /// Z3's resource limit per solver check: a budget counted in Z3's own steps, so that the
-  /// same query settles the same way on any machine and the suite does not depend on speed.
+  /// Z3's resource limit per solver check: a budget counted in Z3's own steps, so that with
+  /// one Z3 version the same query settles the same way on any machine, however fast or busy
+  /// (another Z3 version may count steps differently and give other witnesses).
   unsigned rlimit = 20000000;
   /// The same, for asking a state that already shows one target to show another as well.
   unsigned add_rlimit = 1500000;
@@ -30,10 +32,10 @@ struct WitnessOptions {
 
 /// What the queries for one form found.
 struct WitnessStats {
-  std::size_t targets = 0;          ///< targets Z3 was asked about
+  std::size_t targets = 0;          ///< targets the restatement covers (some shown unasked)
   std::size_t shown = 0;            ///< targets some witness shows
   std::size_t queries = 0;          ///< solver checks
-  std::vector<std::string> missed;  ///< targets no query settled, with why ("unsat", "unknown")
+  std::vector<std::string> missed;  ///< targets no witness shows, with why ("unsat", "unknown")
 };
 
 /// The Z3 witnesses of `form` on `target`/`ptx`, smallest first, each replayed. Throws

@@ -418,6 +418,9 @@ Suite generate(const GenOptions& opt) {
   std::vector<std::vector<Vector>> witnessed(forms.size());
   if (opt.witnesses && !forms.empty()) {
     std::atomic<std::size_t> next{0};
+    // After a failure no new form starts; the failure of the first form in order is reported,
+    // whatever the order the workers met them in.
+    std::size_t failed_at = forms.size();
     std::exception_ptr failure;
     std::mutex m;
     auto worker = [&] {
@@ -426,16 +429,25 @@ Suite generate(const GenOptions& opt) {
           witnessed[k] = opt.witnesses(forms[k], opt.target, opt.ptx);
         } catch (...) {
           std::lock_guard<std::mutex> lock(m);
-          if (!failure) failure = std::current_exception();
+          if (k < failed_at) {
+            failed_at = k;
+            failure = std::current_exception();
+          }
+          next.store(forms.size());
         }
       }
     };
     const std::size_t n =
         std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, forms.size());
-    std::vector<std::thread> threads;
-    for (std::size_t k = 1; k < n; ++k) threads.emplace_back(worker);
-    worker();
-    for (auto& t : threads) t.join();
+    {
+      std::vector<std::jthread> threads;  // joined when this block ends, however it ends
+      try {
+        for (std::size_t k = 1; k < n; ++k) threads.emplace_back(worker);
+      } catch (...) {
+        // No thread to spare: the workers that started, and this one, do the rest.
+      }
+      worker();
+    }
     if (failure) std::rethrow_exception(failure);
   }
   std::vector<Vector> chosen, chosen_ub, extra;

@@ -20,7 +20,8 @@ namespace warpspec::vectors {
 using CoverTarget = std::pair<int, int>;
 
 /// Finds witnesses for a form: vectors that show some of its targets (see checker/witness.hpp,
-/// which asks Z3). Called once per form; what it returns is checked again concretely.
+/// which asks Z3). Called once per form, for several forms at once on different threads, so it
+/// must be safe to call concurrently; what it returns is checked again concretely.
 using WitnessSource =
     std::function<std::vector<Vector>(spec::FormId, spec::Target, spec::PtxVersion)>;
 
