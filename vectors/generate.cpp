@@ -336,7 +336,7 @@ std::vector<spec::ParsedInstr> instructions_for(FormId form) {
 
 // Every clause of the form counts, but the sm_6x clauses only on sm_6x targets.
 std::set<CoverTarget> targets_of(FormId form, spec::Target t) {
-  std::set<std::pair<int, int>> out;
+  std::set<CoverTarget> out;
   for (const auto& in : instructions_for(form))
     for (const auto& m : mutants())
       if (applies(m.id, in)) out.insert({0, static_cast<int>(m.id)});
@@ -508,12 +508,8 @@ Suite generate(const GenOptions& opt) {
         }
         if (!best) break;
         for (const auto& t : best->covers) left.erase(t);
-        const auto need = best->covers;
-        auto small = shrink(best->v, [&](const Vector& v) {
-          const auto c = make_candidate(v, opt.target, opt.ptx);
-          return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end());
-        });
-        (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
+        (has_ub(best->e) ? chosen_ub : chosen)
+            .push_back(shrink_keeping(best->v, best->covers, opt.target, opt.ptx));
       }
     // Diagnosis: every mutant also gets a vector that it alone (of the catalog) explains, when
     // the pool has one, so `check` can name the bug rather than a set of suspects.

@@ -472,6 +472,19 @@ namespace {
   if (bits < 64 && (v >> bits)) return std::nullopt;
   return v;
 }
+
+// The string at `pos` when it is written as "0x" and eight hex digits (the layout warpspec and
+// most writers use): its value, which must fit `bits`. nullopt for any other text, which the
+// general readers then take (and accept or refuse exactly as they would have).
+[[gnu::always_inline]] inline std::optional<uint64_t> quoted_hex8(std::string_view s,
+                                                                  std::size_t pos, int bits) {
+  if constexpr (std::endian::native == std::endian::little) {
+    if (pos + 12 <= s.size() && s[pos] == '"' && s[pos + 1] == '0' && (s[pos + 2] | 0x20) == 'x' &&
+        s[pos + 11] == '"')
+      return hex8(s.data() + pos + 3, bits);
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 std::optional<uint64_t> as_uint(const Value& v, int bits) {
@@ -592,15 +605,11 @@ bool Pull::null() {
 }
 
 uint64_t Pull::bits(int width) {
-  // The layout warpspec and most writers use, "0x" and eight hex digits, decoded in place. Any
-  // other text (errors included) takes the general path below, which accepts the same values.
-  if constexpr (std::endian::native == std::endian::little) {
-    if (pos_ + 12 <= s_.size() && s_[pos_] == '"' && s_[pos_ + 1] == '0' &&
-        (s_[pos_ + 2] | 0x20) == 'x' && s_[pos_ + 11] == '"')
-      if (auto x = hex8(s_.data() + pos_ + 3, width)) {
-        pos_ += 12;
-        return *x;
-      }
+  // The compact layout is decoded in place; any other text (errors included) takes the general
+  // path below, which accepts the same values.
+  if (auto x = quoted_hex8(s_, pos_, width)) {
+    pos_ += 12;
+    return *x;
   }
   const char c = peek();
   const std::size_t start = pos_;
@@ -662,11 +671,7 @@ std::size_t Pull::compact_items(uint32_t* out, uint8_t* present, std::size_t max
     bool have = true;
     const char c = pos < n ? p[pos] : '\0';
     if (c == '"') {
-      if constexpr (std::endian::native != std::endian::little) break;
-      if (width != 32 || pos + 12 > n || p[pos + 1] != '0' || (p[pos + 2] | 0x20) != 'x' ||
-          p[pos + 11] != '"')
-        break;
-      const auto v = hex8(p + pos + 3, 32);
+      const auto v = width == 32 ? quoted_hex8(s, pos, 32) : std::nullopt;
       if (!v) break;
       x = static_cast<uint32_t>(*v);
       len = 12;

@@ -103,10 +103,6 @@ FormId f32_form(spec::Mode mode, bool abs, bool nan) {
   return FormId::ReduxMinF32;
 }
 
-bool is_nan32(uint32_t x) {
-  return (x & 0x7fffffffu) > 0x7f800000u;
-}
-
 }  // namespace
 
 std::span<const MutantInfo> mutants() {
@@ -392,7 +388,7 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
           for (unsigned j = 0; j < 32; ++j) {
             uint32_t x = static_cast<uint32_t>(w.a[j]);
             if (f.abs) x &= 0x7fffffffu;
-            if (((part >> j) & 1u) && is_nan32(x)) {
+            if (((part >> j) & 1u) && spec::f32_is_nan(model::Concrete{}, x)) {
               o[k].d[i] = x;
               break;
             }
