@@ -75,6 +75,8 @@ std::vector<Property> property_library() {
   if (auto fast = fast_implementation()) {
     auto eq = equivalence_library(fast);
     lib.insert(lib.end(), eq.begin(), eq.end());
+    auto internal = fast_internal_library();
+    lib.insert(lib.end(), internal.begin(), internal.end());
   }
   return lib;
 }

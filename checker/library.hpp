@@ -20,6 +20,10 @@ std::vector<Property> law_library(
 /// lanes for every UB clause, the same executing lanes, and the same values on defined lanes.
 std::vector<Property> equivalence_library(std::shared_ptr<const Implementation> candidate);
 
+/// Facts about the fast implementation's own shortcuts, which its kernels rely on (empty when
+/// it is not built).
+std::vector<Property> fast_internal_library();
+
 /// The laws, plus the fast implementation's equivalence with the model when it is built.
 std::vector<Property> property_library();
 

@@ -323,13 +323,47 @@ WS_INLINE uint32_t mask_mismatch(const View& v) {
   return v.execs & test(outside, outside);
 }
 
+// The groups of a diverged warp, as the walk below visits them.
+struct Groups {
+  unsigned n;
+  uint32_t set[32];
+};
+
+WS_INLINE uint32_t equal_words(const Pair& a, uint32_t x) {
+  const __m512i s = _mm512_set1_epi32(static_cast<int>(x));
+  return join(_mm512_cmpeq_epi32_mask(a.lo, s), _mm512_cmpeq_epi32_mask(a.hi, s));
+}
+
+// `mismatch_walk_step` (warp_words.hpp), until no lane is left: the lowest lane left leads a
+// group, the executing lanes its mask names. True when the walk ends clean, which
+// `fast.mismatch_walk_is_sound` proves leaves no mask mismatch when every executing lane is in
+// its own mask. Where no UB clause fires at all, the groups are then the participant sets of
+// the executing lanes, each lane in one, which the reductions use.
+WS_INLINE bool walk_groups(const model::Warp& w, const View& v, Groups& g) {
+  uint32_t left = v.execs, bad = 0;
+  unsigned n = 0;
+  while (left != 0) {
+    const uint32_t lead = left & (0u - left);
+    const uint32_t m = w.mask[static_cast<unsigned>(std::countr_zero(left))];
+    const uint32_t group = m & v.execs;
+    bad |= group & ~equal_words(v.mask, m);
+    g.set[n++] = group;
+    left &= ~lead & ~group;
+  }
+  g.n = n;
+  return bad == 0;
+}
+
 // The UB clauses lane by lane (`ub_self_not_in_mask`, `ub_peer_absent`, `ub_mask_mismatch`).
-WS_INLINE void general_ub(const View& v, WarpLanes& out) {
+// A well-synchronised diverged warp is certified by the walk, which is far cheaper than the
+// mask-equality matrix that decides every other case.
+WS_INLINE void general_ub(const model::Warp& w, const View& v, WarpLanes& out, Groups& g) {
   out.executes = v.execs;
   out.p = 0;
   out.ub[0] = v.execs & ~test(v.mask, lane_bit_pair());
   out.ub[1] = v.execs & test(v.mask, bcast(~v.exited & ~v.execs));
-  out.ub[2] = mask_mismatch(v);
+  const bool clean = (out.ub[0] | out.ub[1]) == 0 && walk_groups(w, v, g);
+  out.ub[2] = clean ? 0 : mask_mismatch(v);
   out.ub[3] = 0;
 }
 
@@ -480,12 +514,6 @@ struct Lanes32 {
   __mmask16 lo, hi;
 };
 
-// Lanes whose participant word equals `group`: the spec gives all of them the group's result.
-WS_INLINE Lanes32 lanes_with_part(const Pair& part, uint32_t group) {
-  const __m512i g = _mm512_set1_epi32(static_cast<int>(group));
-  return {_mm512_cmpeq_epi32_mask(part.lo, g), _mm512_cmpeq_epi32_mask(part.hi, g)};
-}
-
 WS_INLINE Lanes32 lanes32(uint32_t k) {
   return {static_cast<__mmask16>(lo16(k)), static_cast<__mmask16>(hi16(k))};
 }
@@ -495,32 +523,17 @@ WS_INLINE void put(Pair& d, Lanes32 lanes, __m512i value) {
   d.hi = _mm512_mask_mov_epi32(d.hi, lanes.hi, value);
 }
 
-// Calls `each(group, lanes)` so that every lane without UB is in some `lanes` whose participant
-// word is `group`. Groups are picked from the lanes without self/absent UB, which are known
-// early, rather than from the lanes without any UB, which wait for the mismatch clause: a lane's
-// result goes to every lane with the same participant word, so the walk does not wait for it.
-// Only a lane without UB inside another lane's (larger) group is left over for a second walk.
+// Puts each group's value on its lanes (a diverged warp without UB, whose groups the walk
+// found). The group's value is `value(group)`.
 template <class F>
-WS_INLINE void for_each_group(const model::Warp& w, const View& v, const WarpLanes& out, F&& each) {
-  const Pair part = and_(v.mask, bcast(~v.exited));
-  __mmask16 done_lo = 0, done_hi = 0;
-  for (uint32_t left = v.execs & ~out.ub[0] & ~out.ub[1]; left;) {
-    const uint32_t group = w.mask[static_cast<unsigned>(std::countr_zero(left))] & ~v.exited;
-    const Lanes32 lanes = lanes_with_part(part, group);
-    each(group, lanes);
-    done_lo = static_cast<__mmask16>(done_lo | lanes.lo);
-    done_hi = static_cast<__mmask16>(done_hi | lanes.hi);
-    left &= ~group;
-  }
-  for (uint32_t left = out.lanes_without_ub() & ~join(done_lo, done_hi); left;) {
-    const uint32_t group = w.mask[static_cast<unsigned>(std::countr_zero(left))] & ~v.exited;
-    each(group, lanes32(group));
-    left &= ~group;  // a lane without UB is in its own group, so this ends
-  }
+WS_INLINE void store_per_group(const Groups& g, WarpLanes& out, F&& value) {
+  Pair d{_mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (unsigned k = 0; k < g.n; ++k) put(d, lanes32(g.set[k]), value(g.set[k]));
+  store(out.d.data(), d);
 }
 
 template <Op O>
-WS_INLINE void redux_int(const model::Warp& w, const View& v, WarpLanes& out) {
+WS_INLINE void redux_int(const model::Warp& w, const View& v, const Groups& g, WarpLanes& out) {
   Pair x;
   operand_halves(w, &x, nullptr);
   if (v.uniform) {
@@ -528,11 +541,7 @@ WS_INLINE void redux_int(const model::Warp& w, const View& v, WarpLanes& out) {
     store(out.d.data(), {r, r});
     return;
   }
-  Pair d{_mm512_setzero_si512(), _mm512_setzero_si512()};
-  for_each_group(w, v, out, [&](uint32_t group, Lanes32 lanes) WS_LAMBDA {
-    put(d, lanes, reduce<O>(x, group));
-  });
-  store(out.d.data(), d);
+  store_per_group(g, out, [&](uint32_t group) WS_LAMBDA { return reduce<O>(x, group); });
 }
 
 // `redux_f32_rows`: min/max of order keys over the non-NaN participants, decoded per group.
@@ -566,17 +575,15 @@ WS_INLINE uint32_t f32_extreme(const F32Lanes& l, const spec::FormInfo& f, uint3
 }
 
 WS_INLINE void redux_f32(const model::Warp& w, const spec::FormInfo& f, const View& v,
-                         WarpLanes& out) {
+                         const Groups& g, WarpLanes& out) {
   const F32Lanes l = f32_lanes(w, f.abs);
   if (v.uniform) {
     store(out.d.data(), bcast(f32_extreme(l, f, shared_part(v))));
     return;
   }
-  Pair d{_mm512_setzero_si512(), _mm512_setzero_si512()};
-  for_each_group(w, v, out, [&](uint32_t group, Lanes32 lanes) WS_LAMBDA {
-    put(d, lanes, _mm512_set1_epi32(static_cast<int>(f32_extreme(l, f, group))));
+  store_per_group(g, out, [&](uint32_t group) WS_LAMBDA {
+    return _mm512_set1_epi32(static_cast<int>(f32_extreme(l, f, group)));
   });
-  store(out.d.data(), d);
 }
 
 // ---------------------------------------------------------------- batches
@@ -594,10 +601,11 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
     const model::Warp& w = warps[k];
     WarpLanes& o = out[k];
     const View v = view_of<Plain>(in, w);
+    Groups g;  // filled by general_ub for a diverged warp free of self/absent UB
     if (v.uniform)
       uniform_ub(v, o);
     else
-      general_ub(v, o);
+      general_ub(w, v, o, g);
     if ((o.ub[0] | o.ub[1] | o.ub[2]) != 0) {
       // UB leaves every lane of the instruction undefined: no value is worth computing.
       store(o.d.data(), bcast(0));
@@ -611,8 +619,8 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
       }
       if constexpr (K == Kind::Vote) vote(w, v, f.mode, in.negate, o);
       if constexpr (K == Kind::Syncwarp) store(o.d.data(), bcast(0));
-      if constexpr (K == Kind::ReduxInt) redux_int<O>(w, v, o);
-      if constexpr (K == Kind::ReduxF32) redux_f32(w, f, v, o);
+      if constexpr (K == Kind::ReduxInt) redux_int<O>(w, v, g, o);
+      if constexpr (K == Kind::ReduxF32) redux_f32(w, f, v, g, o);
     }
     if constexpr (!Plain && (K == Kind::Vote || K == Kind::Syncwarp)) {
       if (pre_volta) {

@@ -64,6 +64,62 @@ typename D::W32 ub_mask_mismatch(const D& d, const LaneWords<D, W>& v) {
          });
 }
 
+/// Where the vector kernels walk the groups of a diverged warp instead of building the
+/// mask-equality matrix: `left` holds the executing lanes not yet visited, `bad` the lanes found
+/// passing another mask word than their group's leader.
+template <Domain D>
+struct MismatchWalk {
+  typename D::W32 left, bad;
+};
+
+/// A leader of the walk as a bit, its mask word and its group (the executing lanes that mask
+/// names).
+template <Domain D>
+struct WalkLeader {
+  typename D::W32 lead, m, group;
+};
+
+/// The lowest lane of `left`, which leads the next group (all 0 when `left` is empty). A
+/// priority choice from the top lane down: the kernels' `left & -left` and indexed load.
+template <Domain D, int W>
+WalkLeader<D> mismatch_walk_leader(const D& d, const LaneWords<D, W>& v,
+                                   const typename D::W32& left) {
+  auto lead = d.w32(0), m = d.w32(0);
+  for (unsigned i = W; i-- > 0;) {
+    lead = d.ite(d.bit(left, i), spec::lane_bit(d, i), lead);
+    m = d.ite(d.bit(left, i), v.mask[i], m);
+  }
+  return {lead, m, m & v.execs};
+}
+
+/// The walk after visiting leader `l`: lanes of the group passing another mask word than `l.m`
+/// are bad; leader and group are visited.
+template <Domain D, int W>
+MismatchWalk<D> mismatch_walk_visit(const D& d, const LaneWords<D, W>& v,
+                                    const MismatchWalk<D>& walk, const WalkLeader<D>& l) {
+  const auto same = pack_where<D, W>(d, [&](unsigned j) { return v.mask[j] == l.m; });
+  return {walk.left & ~l.lead & ~l.group, walk.bad | (l.group & ~same)};
+}
+
+/// One step of the walk: visit the lowest lane left. With `left` empty it changes nothing.
+template <Domain D, int W>
+MismatchWalk<D> mismatch_walk_step(const D& d, const LaneWords<D, W>& v,
+                                   const MismatchWalk<D>& walk) {
+  return mismatch_walk_visit<D, W>(d, v, walk, mismatch_walk_leader<D, W>(d, v, walk.left));
+}
+
+/// The walk from all executing lanes, W steps (enough: each step visits its leader). When
+/// every executing lane is in its own mask, a walk that ends with no bad lane leaves no lane
+/// with a mask mismatch (property `fast.mismatch_walk_is_sound`); conversely a warp without a
+/// mismatch walks clean (tested). A group that overlaps lanes visited before needs no check of
+/// its own: a clean group is a whole class of equal masks, so it is then one visited already.
+template <Domain D, int W>
+typename D::B mismatch_walk_certifies(const D& d, const LaneWords<D, W>& v) {
+  MismatchWalk<D> walk{v.execs, d.w32(0)};
+  for (unsigned step = 0; step < W; ++step) walk = mismatch_walk_step<D, W>(d, v, walk);
+  return spec::is_zero(d, walk.bad);
+}
+
 /// sm_6x convergence, first half: executing lanes whose membermask names a non-exited lane that
 /// is not executing this instruction from the lane's own call site. `same_site` row i holds the
 /// lanes whose call site equals lane i's.
