@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,7 +36,7 @@ constexpr uint32_t full_mask() {
 /// exited (neither: alive but elsewhere), the membermask it passes, its source operand, and the
 /// call site it reaches the instruction from.
 template <Domain D, int W = kWarpSize>
-struct WarpState {
+struct alignas(std::is_arithmetic_v<typename D::W32> ? 64 : alignof(typename D::W64)) WarpState {
   std::array<typename D::B, W> exec;    ///< the lane executes this instruction
   std::array<typename D::B, W> exited;  ///< the lane has exited (takes precedence over exec)
   std::array<typename D::W32, W> mask;  ///< the membermask the lane passes
