@@ -329,7 +329,8 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
     q.push_back(out.any_ub);
     write_file_atomically(opt.smt2_path, to_smt2(ctx, q));
   }
-  ClauseAnswer a{spec::ClauseId::CtaUbNotReached};
+  ClauseAnswer a;
+  a.clause = spec::ClauseId::CtaUbNotReached;
   auto can = check(ctx, h && out.any_ub, opt.timeout_ms);
   auto none = check(ctx, h && !out.any_ub, opt.timeout_ms);
   if (can.result == z3::unsat)
