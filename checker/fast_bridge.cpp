@@ -133,14 +133,12 @@ std::vector<Property> fast_internal_library() {
               d, inside && walk_invariant_at(d, v, walk, i) && clean_after && !d.bit(walk.left, i),
               walk_invariant_at(d, v, visited, i));
         });
-        e.claim_lanes(
-            "a clean visit leaves its group's lanes on the leader's mask word", [&](unsigned i) {
-              return laws::implies(d, clean_after && d.bit(any.group, i), v.mask[i] == any.m);
-            });
-        // Where lane i passes the leader's mask word, the invariant at i may speak of that word.
+        // Lane i passes the leader's mask word, so the invariant at i may speak of that word
+        // instead (substitution of equals); the claim states the equality it rests on as well.
         e.claim_lanes("a clean visit keeps the invariant on the lanes it visits", [&](unsigned i) {
           return laws::implies(d, clean_after && d.bit(any.group, i),
-                               e.rewrite(walk_invariant_at(d, v, visited, i), v.mask[i], any.m));
+                               v.mask[i] == any.m && e.rewrite(walk_invariant_at(d, v, visited, i),
+                                                               v.mask[i], any.m));
         });
         e.claim("a walk that ends clean leaves no mismatch",
                 laws::implies(

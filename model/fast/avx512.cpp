@@ -30,6 +30,10 @@ void evaluate(const spec::Instr&, bool, const model::Warp*, std::size_t, WarpLan
 void transpose32(const uint32_t*, uint32_t*) {}
 void equal_sets32(const uint32_t*, uint32_t*) {}
 void equal_sets64(const uint64_t*, uint32_t*) {}
+bool walk_groups32(const model::Warp&, uint32_t*, unsigned* count) {
+  *count = 0;
+  return false;
+}
 
 #else
 
@@ -695,6 +699,17 @@ WS_KERNEL void equal_sets64(const uint64_t values[32], uint32_t out[32]) {
   Pair low, high;
   operand_halves(w, &low, &high);
   store(out, equal_sets_wide(low, high));
+}
+
+WS_KERNEL bool walk_groups32(const model::Warp& w, uint32_t groups[32], unsigned* count) {
+  spec::Instr in;
+  in.form = spec::FormId::ReduxAddU32;
+  const View v = view_of<true>(in, w);
+  Groups g;
+  const bool clean = walk_groups(w, v, g);
+  for (unsigned k = 0; k < g.n; ++k) groups[k] = g.set[k];
+  *count = g.n;
+  return clean;
 }
 
 #endif

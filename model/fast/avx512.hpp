@@ -1,7 +1,7 @@
 #pragma once
 // AVX-512 kernels of the fast implementation (32 lanes, concrete words). Internal to
-// warpspec_fast; the tests reach the bit-matrix kernels through the hooks below to check them
-// against their domain-generic twins in words.hpp.
+// warpspec_fast; the tests reach the bit-matrix kernels and the group walk through the hooks
+// below to check them against their domain-generic twins in words.hpp and warp_words.hpp.
 #include <cstddef>
 #include <cstdint>
 
@@ -22,5 +22,8 @@ void transpose32(const uint32_t rows[32], uint32_t out[32]);
 void equal_sets32(const uint32_t values[32], uint32_t out[32]);
 /// Equal sets of 32 doublewords.
 void equal_sets64(const uint64_t values[32], uint32_t out[32]);
+/// The kernels' group walk over `w` (its executing lanes and membermasks): true when it ends
+/// clean; `groups` gets the groups in the order visited, and the result's count.
+bool walk_groups32(const model::Warp& w, uint32_t groups[32], unsigned* count);
 
 }  // namespace warpspec::fast::avx512

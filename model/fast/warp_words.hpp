@@ -111,8 +111,9 @@ MismatchWalk<D> mismatch_walk_step(const D& d, const LaneWords<D, W>& v,
 /// The walk from all executing lanes, W steps (enough: each step visits its leader). When
 /// every executing lane is in its own mask, a walk that ends with no bad lane leaves no lane
 /// with a mask mismatch (property `fast.mismatch_walk_is_sound`); conversely a warp without a
-/// mismatch walks clean (tested). A group that overlaps lanes visited before needs no check of
-/// its own: a clean group is a whole class of equal masks, so it is then one visited already.
+/// mismatch walks clean (tested). No step checks that its group avoids the lanes visited
+/// before: a group whose lanes all pass the leader's mask word is the leader's whole class of
+/// equal masks, and an earlier group holding one of its lanes would have held the leader.
 template <Domain D, int W>
 typename D::B mismatch_walk_certifies(const D& d, const LaneWords<D, W>& v) {
   MismatchWalk<D> walk{v.execs, d.w32(0)};

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/fast/avx512.hpp"
 #include "model/fast/fast.hpp"
 #include "support/generators.hpp"
 #include "support/show.hpp"
@@ -34,6 +35,12 @@ std::vector<fast::Isa> usable_isas() {
   std::vector<fast::Isa> out{fast::Isa::Portable};
   if (fast::isa_supported(fast::Isa::Avx512)) out.push_back(fast::Isa::Avx512);
   return out;
+}
+
+uint32_t pack_exited(const model::Warp& w) {
+  uint32_t k = 0;
+  for (unsigned i = 0; i < 32; ++i) k |= w.exited[i] ? uint32_t{1} << i : 0u;
+  return k;
 }
 
 class EveryWarpForm : public testing::TestWithParam<spec::FormId> {};
@@ -114,6 +121,35 @@ RC_GTEST_PROP(GroupWalk, ends_clean_exactly_when_no_lane_has_a_mask_mismatch, ()
   const bool clean = fast::mismatch_walk_certifies<model::Concrete, 32>(
       model::Concrete{}, fast::lane_words<model::Concrete, 32>(model::Concrete{}, w, in));
   RC_ASSERT(clean == !mismatch);
+}
+
+// The kernels' own copy of the walk (a loop until no lane is left, the leader found with a
+// trailing-zero count) against the generic text above; and, where no UB clause fires, its
+// groups are the participant sets of the executing lanes, each lane in exactly one, which is
+// what the reductions rely on.
+RC_GTEST_PROP(GroupWalk, the_kernels_walk_like_the_generic_text, ()) {
+  if (!fast::isa_supported(fast::Isa::Avx512)) return;
+  auto w = *test::gen::warp_shape();
+  for (unsigned i = 0; i < 32; ++i)
+    if (w.exec[i] && !w.exited[i]) w.mask[i] |= uint32_t{1} << i;
+  spec::Instr in;
+  in.form = spec::FormId::ReduxAddU32;
+  const auto v = fast::lane_words<model::Concrete, 32>(model::Concrete{}, w, in);
+  uint32_t groups[32];
+  unsigned n = 0;
+  const bool clean = fast::avx512::walk_groups32(w, groups, &n);
+  const bool generic = fast::mismatch_walk_certifies<model::Concrete, 32>(model::Concrete{}, v);
+  RC_ASSERT(clean == generic);
+  if (!model::evaluate(in, w).ub.empty()) return;
+  RC_TAG("no UB");
+  uint32_t covered = 0;
+  for (unsigned k = 0; k < n; ++k) {
+    RC_ASSERT((covered & groups[k]) == 0u);
+    covered |= groups[k];
+    for (unsigned i = 0; i < 32; ++i)
+      if (groups[k] >> i & 1u) RC_ASSERT((w.mask[i] & ~pack_exited(w)) == groups[k]);
+  }
+  RC_ASSERT(covered == v.execs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, EveryWarpForm, testing::ValuesIn(forms(true)), form_test_name);
