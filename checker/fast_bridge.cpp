@@ -105,9 +105,8 @@ std::vector<Property> fast_internal_library() {
         const auto in = laws::instr(spec::FormId::ReduxAddU32);
         const auto ref = e.reference(in, e.w0);
         const auto v = fast::lane_words(d, e.w0, in);
-        auto self_ok = d.lit(true);  // no self_not_in_mask, said directly
-        for (unsigned i = 0; i < spec::kWarpSize; ++i)
-          self_ok = self_ok && laws::implies(d, d.bit(v.execs, i), d.bit(v.mask[i], i));
+        const auto self_ok =
+            spec::is_zero(d, fast::ub_self_not_in_mask<Dom, spec::kWarpSize>(d, v));
         const Walk walk{e.w1.mask[0], e.w1.mask[1]};
         const auto inside = spec::is_zero(d, walk.left & ~v.execs);
         const auto leader = fast::mismatch_walk_leader<Dom, spec::kWarpSize>(d, v, walk.left);

@@ -37,10 +37,13 @@ std::vector<fast::Isa> usable_isas() {
   return out;
 }
 
-uint32_t pack_exited(const model::Warp& w) {
-  uint32_t k = 0;
-  for (unsigned i = 0; i < 32; ++i) k |= w.exited[i] ? uint32_t{1} << i : 0u;
-  return k;
+// A warp of the usual shapes whose executing lanes are in their own masks, where the group walk
+// is used.
+model::Warp warp_in_own_masks() {
+  auto w = *test::gen::warp_shape();
+  for (unsigned i = 0; i < 32; ++i)
+    if (w.exec[i] && !w.exited[i]) w.mask[i] |= uint32_t{1} << i;
+  return w;
 }
 
 class EveryWarpForm : public testing::TestWithParam<spec::FormId> {};
@@ -108,9 +111,7 @@ TEST_P(EveryBlockForm, fast_agrees_with_the_model) {
 // it); the other, that a well-synchronised warp is never sent to the matrix, is what makes
 // them fast.
 RC_GTEST_PROP(GroupWalk, ends_clean_exactly_when_no_lane_has_a_mask_mismatch, ()) {
-  auto w = *test::gen::warp_shape();
-  for (unsigned i = 0; i < 32; ++i)
-    if (w.exec[i] && !w.exited[i]) w.mask[i] |= uint32_t{1} << i;  // no self_not_in_mask
+  const auto w = warp_in_own_masks();
   spec::Instr in;
   in.form = spec::FormId::ReduxAddU32;
   const auto ref = model::evaluate(in, w);
@@ -129,9 +130,7 @@ RC_GTEST_PROP(GroupWalk, ends_clean_exactly_when_no_lane_has_a_mask_mismatch, ()
 // what the reductions rely on.
 RC_GTEST_PROP(GroupWalk, the_kernels_walk_like_the_generic_text, ()) {
   if (!fast::isa_supported(fast::Isa::Avx512)) return;
-  auto w = *test::gen::warp_shape();
-  for (unsigned i = 0; i < 32; ++i)
-    if (w.exec[i] && !w.exited[i]) w.mask[i] |= uint32_t{1} << i;
+  const auto w = warp_in_own_masks();
   spec::Instr in;
   in.form = spec::FormId::ReduxAddU32;
   const auto v = fast::lane_words<model::Concrete, 32>(model::Concrete{}, w, in);
@@ -147,7 +146,7 @@ RC_GTEST_PROP(GroupWalk, the_kernels_walk_like_the_generic_text, ()) {
     RC_ASSERT((covered & groups[k]) == 0u);
     covered |= groups[k];
     for (unsigned i = 0; i < 32; ++i)
-      if (groups[k] >> i & 1u) RC_ASSERT((w.mask[i] & ~pack_exited(w)) == groups[k]);
+      if (groups[k] >> i & 1u) RC_ASSERT((v.mask[i] & ~v.exited) == groups[k]);
   }
   RC_ASSERT(covered == v.execs);
 }
