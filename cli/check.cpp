@@ -26,7 +26,8 @@ int run_check(const CheckOptions& o) {
     throw Failure{kExitDataError, e.what()};
   }
   std::cout << (o.json ? vectors::render_json(rep) + "\n" : vectors::render(rep, o.max_failures));
-  return rep.mismatches ? kExitRefuted : kExitOk;
+  if (rep.mismatches) return kExitRefuted;
+  return rep.compared ? kExitOk : kExitUnknown;  // nothing compared: no verdict
 }
 
 const bool registered = add_command(
@@ -44,7 +45,13 @@ const bool registered = add_command(
                       "Show at most this many violated clauses (default 5)");
        sub.footer(
            "Compares in the order UB, defined-ness, values; UB vectors are not compared.\n"
-           "Exit: 0 every vector agrees, 1 some mismatch, 65 malformed file, 66 missing file.");
+           "A defined lane with no result (null, missing, a list too short, a misspelled field) is "
+           "a\n"
+           "mismatch of its own; a round the implementation marks \"hang\": true must have UB.\n"
+           "The vector file is validated and every expectation derived again from its state:\n"
+           "an edited or stale file is refused.\n"
+           "Exit: 0 every compared vector agrees, 1 some mismatch, 2 nothing compared (every\n"
+           "vector skipped or UB), 65 malformed or stale file, 66 missing file.");
        return [o] { return run_check(*o); };
      }});
 

@@ -49,6 +49,10 @@ std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::Vect
   }
   if (no == 0)
     throw Failure{kExitDataError, path + ":1:1: the file is empty; expected a vector file header"};
+  if (header.count_given && header.count != out.size())
+    throw Failure{kExitDataError, path + ":1:1: the header says " + std::to_string(header.count) +
+                                      " vectors, but the file has " + std::to_string(out.size()) +
+                                      " (a truncated or edited file)"};
   return out;
 }
 

@@ -301,9 +301,11 @@ void vectors(std::string_view data) {
     } catch (const vectors::FormatError& e) {
       format_error(e, no);
     }
+    // `expect` reads the whole vector and then holds its expectations to the specification, so
+    // it may refuse a line (a stale expectation) that `full` reads; never the other way round.
     try {
       auto v = reader.full(line, no);
-      require(dom.has_value(), where + ": a whole vector read where its expectations are not");
+      if (!dom) continue;
       require(v.id == dom->id && v.rounds.size() == dom->rounds.size(),
               where + ": the whole vector differs from its expectations");
       for (std::size_t k = 0; k < v.rounds.size(); ++k)
@@ -311,6 +313,7 @@ void vectors(std::string_view data) {
                 where + ": a round's state and expectations differ in width");
       (void)vectors::expected(v, spec::kDefaultTarget, spec::kLatestPtx);
     } catch (const vectors::FormatError& e) {
+      require(!dom.has_value(), where + ": expectations read where the whole vector is not");
       format_error(e, no);
     }
   }
@@ -344,7 +347,7 @@ void results(std::string_view data) {
     std::vector<std::size_t> widths;
     for (const auto& r : v.rounds) widths.push_back(vectors::round_width(v, r));
     try {
-      const auto& res = reader.parse(ls[i], i + 1, widths);
+      const auto& res = reader.parse(ls[i], i + 1, vectors::result_shape(v.instr, widths));
       if (res.skipped) continue;
       require(res.rounds.size() == widths.size(), "a result with the wrong number of rounds");
       for (std::size_t r = 0; r < widths.size(); ++r) {

@@ -12,7 +12,8 @@ namespace warpspec::vectors {
 
 namespace {
 
-constexpr std::size_t kKeptPerForm = 8;
+// At most this many vectors of a failing form are diagnosed (the failing ones first).
+constexpr std::size_t kDiagnosedFailing = 1024, kDiagnosedPassing = 1024;
 
 bool next_line(std::istream& in, std::string& line, std::size_t& line_no) {
   while (std::getline(in, line)) {
@@ -30,26 +31,24 @@ std::size_t executing_lanes(const std::vector<Expected>& e) {
   return n;
 }
 
-}  // namespace
-
-CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin,
-                  const std::string& rfile) {
-  CheckReport rep;
+// Reads both files in step, calling `each(vector, result, vector line, line number)` for every
+// vector; validates everything a check relies on.
+template <class Each>
+VectorsHeader scan(std::istream& vin, const std::string& vfile, std::istream& rin,
+                   const std::string& rfile, Each&& each) {
   std::string vline, rline;
-  std::size_t vno = 0, rno = 0;
+  std::size_t vno = 0, rno = 0, count = 0;
   if (!next_line(vin, vline, vno))
     throw FormatError(vfile, 1, 1, "the file is empty; expected a vector file header");
-  rep.header = parse_header(vline, vfile);
-  VectorReader reader(vfile);
+  const auto header = parse_header(vline, vfile);
+  VectorReader reader(vfile, header);
   ResultReader results(rfile);
-  std::vector<std::size_t> widths;
   bool first_result = true;
-  std::map<spec::FormId, std::vector<Failure>> kept;
   while (next_line(vin, vline, vno)) {
     const auto& ex = reader.expect(vline, vno);
     if (!next_line(rin, rline, rno))
       throw FormatError(rfile, rno + 1, 1,
-                        "the results end after " + std::to_string(rep.vectors) + " results, but " +
+                        "the results end after " + std::to_string(count) + " results, but " +
                             vfile + " has more vectors (the next is vector " +
                             std::to_string(ex.id) + ")");
     if (first_result && rline.find("\"schema\"") != std::string::npos) {
@@ -66,78 +65,134 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
                           "the results end after the header, but " + vfile + " has vectors");
     }
     first_result = false;
-    widths.clear();
-    for (const auto& r : ex.rounds) widths.push_back(r.d.size());
-    const auto& res = results.parse(rline, rno, widths);
-    if (res.id != ex.id)
-      throw FormatError(rfile, rno, 1,
-                        "result for vector " + std::to_string(res.id) + ", expected vector " +
-                            std::to_string(ex.id) + " (results follow the order of " + vfile + ")");
-    ++rep.vectors;
-    auto& tally = rep.forms[ex.instr->instr.form];
-    ++tally.vectors;
-    if (res.skipped) {
-      ++tally.skipped;
-      continue;
+    std::vector<std::size_t> widths;
+    for (const auto& r : ex.rounds) widths.push_back(r.defined.size());
+    auto other_vector = [&](uint64_t id) {
+      return FormatError(rfile, rno, 1,
+                         "result for vector " + std::to_string(id) + ", expected vector " +
+                             std::to_string(ex.id) + " (results follow the order of " + vfile +
+                             ")");
+    };
+    const ResultLine* got = nullptr;
+    try {
+      got = &results.parse(rline, rno, result_shape(*ex.instr, std::move(widths)));
+    } catch (const FormatError&) {
+      // A line for another vector is read against the wrong shape: say which it is instead.
+      json::Document d;
+      if (d.parse(rline))
+        if (const auto* idv = d.get(d.root(), "id"))
+          if (const auto id = json::as_uint(*idv); id && *id != ex.id) throw other_vector(*id);
+      throw;
     }
-    const auto m = compare(*ex.instr, ex.rounds, res.rounds);
-    if (ex.ub && m.kind == Mismatch::Kind::None) {
-      ++tally.ub_vectors;
-      continue;
-    }
-    if (m.kind == Mismatch::Kind::None) {
-      ++tally.agree;
-      continue;
-    }
-    ++tally.mismatch;
-    ++rep.mismatches;
-    auto& list = kept[ex.instr->instr.form];
-    Failure f{vline, vno, res.rounds, m, executing_lanes(ex.rounds), {}, 1, {}};
-    list.push_back(std::move(f));
-    std::stable_sort(list.begin(), list.end(),
-                     [](const Failure& a, const Failure& b) { return a.size < b.size; });
-    if (list.size() > kKeptPerForm) list.pop_back();
+    const auto& res = *got;
+    if (res.id != ex.id) throw other_vector(res.id);
+    ++count;
+    each(ex, res, vline, vno);
   }
   if (next_line(rin, rline, rno))
-    throw FormatError(
-        rfile, rno, 1,
-        "more results than vectors: " + vfile + " has " + std::to_string(rep.vectors));
-  // Charge each kept failure to a clause. A known bug (mutant) that explains every kept failure
-  // of the form wins; otherwise each failure goes to a mutant that explains it, else to the first
-  // clause its vector covers. Keep the smallest per (form, clause).
-  VectorReader full_reader(vfile);
-  for (auto& [form, list] : kept) {
-    std::vector<std::vector<MutantId>> whys;
-    std::vector<MutantId> common;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      auto v = full_reader.full(list[k].vector_line, list[k].line_no);
-      whys.push_back(explain_failure(v, list[k].observed, rep.header.target, rep.header.ptx));
-      if (k == 0)
-        common = whys.back();
-      else
-        std::erase_if(common, [&](MutantId m) {
-          return std::find(whys.back().begin(), whys.back().end(), m) == whys.back().end();
-        });
-      if (list[k].clause == spec::ClauseId{} && !v.clauses.empty())
-        list[k].clause = v.clauses.front();
-    }
-    std::set<spec::ClauseId> seen;
-    const uint64_t total = rep.forms[form].mismatch;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      auto& f = list[k];
-      f.explained_by = !common.empty() ? common : whys[k];
-      if (!f.explained_by.empty())
-        f.clause = violated_clause(f.explained_by.front(), form);
-      else if (f.clause == spec::ClauseId{})
-        f.clause = spec::form_info(form).clauses.front();
-      if (seen.insert(f.clause).second) {
-        f.count = total;
-        rep.failures.push_back(f);
+    throw FormatError(rfile, rno, 1,
+                      "more results than vectors: " + vfile + " has " + std::to_string(count));
+  if (header.count_given && header.count != count)
+    throw FormatError(vfile, 1, 1,
+                      "the header says " + std::to_string(header.count) +
+                          " vectors, but the file has " + std::to_string(count) +
+                          " (a truncated or edited file)");
+  return header;
+}
+
+int kind_rank(Mismatch::Kind k) {
+  switch (k) {
+    case Mismatch::Kind::Value:
+      return 0;
+    case Mismatch::Kind::Hang:
+      return 1;
+    case Mismatch::Kind::Missing:
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+}  // namespace
+
+CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin,
+                  const std::string& rfile) {
+  CheckReport rep;
+  std::map<spec::FormId, FormFailures> failing;
+  rep.header = scan(vin, vfile, rin, rfile,
+                    [&](const VectorExpect& ex, const ResultLine& res, const std::string& vline,
+                        std::size_t vno) {
+                      ++rep.vectors;
+                      auto& tally = rep.forms[ex.instr->instr.form];
+                      ++tally.vectors;
+                      if (res.skipped) {
+                        ++tally.skipped;
+                        return;
+                      }
+                      const auto m = compare(*ex.instr, ex.rounds, res.rounds);
+                      if (ex.ub && m.kind == Mismatch::Kind::None) {
+                        ++tally.ub_vectors;
+                        return;
+                      }
+                      ++rep.compared;
+                      if (m.kind == Mismatch::Kind::None) {
+                        ++tally.agree;
+                        return;
+                      }
+                      ++tally.mismatch;
+                      ++rep.mismatches;
+                      auto& ff = failing[ex.instr->instr.form];
+                      ff.form = ex.instr->instr.form;
+                      const auto size = executing_lanes(ex.rounds);
+                      auto it =
+                          std::find_if(ff.smallest.begin(), ff.smallest.end(),
+                                       [&](const Failure& f) { return f.mismatch.kind == m.kind; });
+                      if (it == ff.smallest.end()) {
+                        ff.smallest.push_back({vline, vno, res.rounds, m, size, 1});
+                      } else {
+                        ++it->count;
+                        if (size < it->size) *it = {vline, vno, res.rounds, m, size, it->count};
+                      }
+                    });
+  // Diagnosis: read both files again and hand every vector of each failing form, failing and
+  // passing alike, to the diagnosis (the catalogued bugs and the clause readings).
+  if (!failing.empty()) {
+    vin.clear();
+    rin.clear();
+    const bool again = vin.seekg(0) && rin.seekg(0);
+    if (again) {
+      std::map<spec::FormId, std::vector<Answered>> answers;
+      std::map<spec::FormId, std::pair<std::size_t, std::size_t>> taken;  // failing, passing
+      scan(vin, vfile, rin, rfile,
+           [&](const VectorExpect& ex, const ResultLine& res, const std::string&, std::size_t) {
+             const auto form = ex.instr->instr.form;
+             if (res.skipped || !failing.count(form)) return;
+             const bool fails =
+                 compare(*ex.instr, ex.rounds, res.rounds).kind != Mismatch::Kind::None;
+             auto& [nf, np] = taken[form];
+             if (fails ? nf++ >= kDiagnosedFailing : np++ >= kDiagnosedPassing) return;
+             answers[form].push_back({ex.vector, ex.rounds, res.rounds});
+           });
+      for (auto& [form, ff] : failing) {
+        ff.diagnosis = diagnose(answers[form], rep.header.target, rep.header.ptx);
+        ff.diagnosed = true;
       }
     }
   }
-  std::stable_sort(rep.failures.begin(), rep.failures.end(),
-                   [](const Failure& a, const Failure& b) { return a.size < b.size; });
+  for (auto& [form, ff] : failing) {
+    std::sort(ff.smallest.begin(), ff.smallest.end(), [](const Failure& a, const Failure& b) {
+      return kind_rank(a.mismatch.kind) < kind_rank(b.mismatch.kind);
+    });
+    rep.failures.push_back(std::move(ff));
+  }
+  auto smallest = [](const FormFailures& f) {
+    std::size_t n = SIZE_MAX;
+    for (const auto& x : f.smallest) n = std::min(n, x.size);
+    return n;
+  };
+  std::stable_sort(
+      rep.failures.begin(), rep.failures.end(),
+      [&](const FormFailures& a, const FormFailures& b) { return smallest(a) < smallest(b); });
   return rep;
 }
 
@@ -145,21 +200,10 @@ std::vector<MutantId> explain_failure(const Vector& v, const std::vector<Observe
                                       spec::Target target, spec::PtxVersion ptx) {
   std::vector<MutantId> out;
   const auto e = expected(v, target, ptx);
-  for (const auto& m : mutants()) {
-    if (!applies(m.id, v.instr)) continue;
-    auto mo = run_mutant(m.id, v, target, ptx);
-    // The mutant explains the observation when the two agree wherever the spec is defined.
-    bool same = true;
-    for (std::size_t k = 0; k < e.size() && same; ++k) {
-      if (e[k].ub.empty() && mo[k].ub_reported != observed[k].ub_reported) same = false;
-      for (std::size_t i = 0; i < e[k].defined.size() && same; ++i)
-        if (e[k].defined[i] && observed[k].present[i] &&
-            (mo[k].d[i] != observed[k].d[i] ||
-             (v.instr.instr.write_p && mo[k].p[i] != observed[k].p[i])))
-          same = false;
-    }
-    if (same) out.push_back(m.id);
-  }
+  for (const auto& m : mutants())
+    if (applies(m.id, v.instr) &&
+        reproduces(v.instr, e, run_mutant(m.id, v, target, ptx), observed))
+      out.push_back(m.id);
   return out;
 }
 
@@ -266,14 +310,48 @@ std::string kind_text(const Mismatch& m) {
   switch (m.kind) {
     case Mismatch::Kind::Ub:
       return "reports undefined behaviour where the spec defines the result";
+    case Mismatch::Kind::Hang:
+      return "does not complete (hangs), though no undefined behaviour fires; lanes " +
+             model::format_threads(m.lanes) + " never resume";
     case Mismatch::Kind::Missing:
-      return "gives no result on lanes " + model::format_threads(m.lanes) + " that execute";
+      return "gives no result on lanes " + model::format_threads(m.lanes) +
+             " that the spec defines (missing, null, or a field that is not there)";
     case Mismatch::Kind::Value:
       return m.what + " differs on lanes " + model::format_threads(m.lanes);
     case Mismatch::Kind::None:
       break;
   }
   return "";
+}
+
+std::string kind_key(Mismatch::Kind k) {
+  switch (k) {
+    case Mismatch::Kind::Ub:
+      return "ub_reported";
+    case Mismatch::Kind::Hang:
+      return "hang";
+    case Mismatch::Kind::Missing:
+      return "no_result";
+    case Mismatch::Kind::Value:
+      return "value";
+    case Mismatch::Kind::None:
+      break;
+  }
+  return "none";
+}
+
+// What the diagnosis says of the catalogued bugs, in one line.
+std::string bug_line(const FormFailures& ff) {
+  const auto& ms = ff.diagnosis.mutants;
+  if (!ff.diagnosed) return "not diagnosed: the files could not be read a second time";
+  if (ms.size() == 1)
+    return "behaves like the known bug '" + std::string(mutant_info(ms[0]).key) +
+           "' on every vector of the form: " + std::string(mutant_info(ms[0]).description);
+  if (ms.empty()) return "the failures match no catalogued bug";
+  std::string s = "consistent with several catalogued bugs (";
+  for (std::size_t i = 0; i < ms.size(); ++i)
+    s += (i ? ", " : "") + std::string(mutant_info(ms[i]).key);
+  return s + "); the vectors of this file cannot tell them apart";
 }
 
 }  // namespace
@@ -284,51 +362,81 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
      << std::setw(9) << "agree" << std::setw(10) << "mismatch" << std::setw(11) << "UB vectors"
      << std::setw(9) << "skipped"
      << "\n";
-  for (const auto& [form, t] : r.forms)
+  uint64_t skipped = 0;
+  for (const auto& [form, t] : r.forms) {
+    skipped += t.skipped;
     os << std::left << std::setw(28) << spec::form_info(form).name << std::right << std::setw(9)
        << t.vectors << std::setw(9) << t.agree << std::setw(10) << t.mismatch << std::setw(11)
        << t.ub_vectors << std::setw(9) << t.skipped << (t.mismatch ? "   <-- MISMATCH" : "")
        << "\n";
+  }
   if (r.mismatches == 0) {
-    uint64_t skipped = 0;
-    for (const auto& [form, t] : r.forms) skipped += t.skipped;
-    os << "\nNo mismatch in " << r.vectors << " vectors (UB vectors are not compared";
-    if (skipped) os << "; " << skipped << " vectors were skipped by the implementation";
+    if (r.compared == 0) {
+      os << "\nNothing was compared: of " << r.vectors << " vectors, " << skipped
+         << " were skipped by the implementation and the rest have undefined behaviour. No "
+            "verdict.\n";
+      return os.str();
+    }
+    os << "\nNo mismatch in the " << r.compared << " vectors compared (" << r.vectors
+       << " in the file; UB vectors are not compared";
+    if (skipped)
+      os << "; " << skipped
+         << " were skipped by the implementation, so their forms are not checked";
     os << ").\n";
     return os.str();
   }
   os << "\n"
      << r.mismatches << " of " << r.vectors << " vectors disagree with the specification.\n";
-  VectorReader reader("vectors");
+  VectorReader reader("vectors", r.header);
   std::size_t shown = 0;
-  for (const auto& f : r.failures) {
+  for (const auto& ff : r.failures) {
     if (shown++ == max_failures) {
       os << "\n(" << (r.failures.size() - max_failures)
-         << " more clauses violated; use --max-failures)\n";
+         << " more forms fail; use --max-failures)\n";
       break;
     }
-    auto v = reader.full(f.vector_line, f.line_no);
-    auto e = expected(v, r.header.target, r.header.ptx);
-    const auto& c = spec::clause_info(f.clause);
+    const auto& dg = ff.diagnosis;
     os << "\n"
-       << spec::form_info(v.instr.instr.form).name << ": violates " << c.key << "\n"
-       << "  " << c.text << " [" << c.source << "]\n"
-       << "  smallest failing vector: id " << v.id << " (line " << f.line_no << ", " << f.size
-       << " executing lanes; " << f.count << " failing vector" << (f.count == 1 ? "" : "s")
-       << " of this form)\n"
-       << "  " << v.instr.text << ", round " << (f.mismatch.round + 1) << " of " << v.rounds.size()
-       << ": " << kind_text(f.mismatch) << "\n";
-    for (auto m : f.explained_by)
-      os << "  behaves like the known bug '" << mutant_info(m).key
-         << "': " << mutant_info(m).description << "\n";
-    os << failure_table(v, e, f);
+       << spec::form_info(ff.form).name << ": " << r.forms.at(ff.form).mismatch << " failing vector"
+       << (r.forms.at(ff.form).mismatch == 1 ? "" : "s") << "\n";
+    if (dg.clauses.size() > 1) os << "  two or more bugs combine:\n";
+    for (const auto& c : dg.clauses) {
+      const auto& ci = spec::clause_info(c.clause);
+      os << "  breaks " << ci.key << ": " << ci.text << " [" << ci.source << "]\n";
+      if (ff.diagnosis.mutants.size() == 1)
+        ;  // the catalogued bug is named below
+      else if (!c.reading.empty())
+        os << "    the wrong values are what the state gives with " << c.reading
+           << (c.exact ? " (on every vector of the form)" : "") << "\n";
+      else
+        os << "    no one clause's altered reading reproduces " << c.explained << " wrong value"
+           << (c.explained == 1 ? "" : "s") << "; charged to the rule that computes the value\n";
+    }
+    os << "  " << bug_line(ff) << "\n";
+    for (const auto& f : ff.smallest) {
+      auto v = reader.full(f.vector_line, f.line_no);
+      auto e = expected(v, r.header.target, r.header.ptx);
+      os << "  smallest "
+         << (f.mismatch.kind == Mismatch::Kind::Value ? "failing" : kind_key(f.mismatch.kind))
+         << " vector: id " << v.id << " (line " << f.line_no << ", " << f.size
+         << " executing lanes; " << f.count << " vector"
+         << (f.count == 1 ? " of this form fails" : "s of this form fail") << " this way)\n"
+         << "  " << v.instr.text << ", round " << (f.mismatch.round + 1) << " of "
+         << v.rounds.size() << ": " << kind_text(f.mismatch) << "\n";
+      os << failure_table(v, e, f);
+    }
   }
   return os.str();
 }
 
 std::string render_json(const CheckReport& r) {
-  nlohmann::json j{
-      {"schema", "warpspec-check/1"}, {"vectors", r.vectors}, {"mismatches", r.mismatches}};
+  nlohmann::json j{{"schema", "warpspec-check/1"},
+                   {"vectors", r.vectors},
+                   {"compared", r.compared},
+                   {"mismatches", r.mismatches},
+                   {"verdict", r.mismatches ? "mismatch"
+                               : r.compared ? "agree"
+                                            : "nothing compared"}};
   auto forms = nlohmann::json::array();
   for (const auto& [form, t] : r.forms)
     forms.push_back({{"form", spec::form_info(form).name},
@@ -339,20 +447,37 @@ std::string render_json(const CheckReport& r) {
                      {"skipped", t.skipped}});
   j["forms"] = forms;
   auto fails = nlohmann::json::array();
-  VectorReader reader("vectors");
-  for (const auto& f : r.failures) {
-    auto v = reader.full(f.vector_line, f.line_no);
+  VectorReader reader("vectors", r.header);
+  for (const auto& ff : r.failures) {
+    auto clauses = nlohmann::json::array();
+    for (const auto& c : ff.diagnosis.clauses)
+      clauses.push_back({{"clause", spec::clause_info(c.clause).key},
+                         {"reading", c.reading},
+                         {"explained", c.explained},
+                         {"exact", c.exact}});
     auto bugs = nlohmann::json::array();
-    for (auto m : f.explained_by) bugs.push_back(mutant_info(m).key);
-    fails.push_back({{"form", spec::form_info(v.instr.instr.form).name},
-                     {"clause", spec::clause_info(f.clause).key},
-                     {"vector", v.id},
-                     {"line", f.line_no},
-                     {"round", f.mismatch.round},
-                     {"lanes", f.mismatch.lanes},
-                     {"what", f.mismatch.what},
-                     {"failing_vectors", f.count},
-                     {"behaves_like", bugs}});
+    for (auto m : ff.diagnosis.mutants) bugs.push_back(mutant_info(m).key);
+    auto kinds = nlohmann::json::array();
+    for (const auto& f : ff.smallest) {
+      auto v = reader.full(f.vector_line, f.line_no);
+      kinds.push_back({{"kind", kind_key(f.mismatch.kind)},
+                       {"vector", v.id},
+                       {"line", f.line_no},
+                       {"round", f.mismatch.round},
+                       {"lanes", f.mismatch.lanes},
+                       {"what", f.mismatch.what},
+                       {"failing_vectors", f.count}});
+    }
+    fails.push_back(
+        {{"form", spec::form_info(ff.form).name},
+         {"failing_vectors", r.forms.at(ff.form).mismatch},
+         {"diagnosed", ff.diagnosed},
+         {"clauses", clauses},
+         {"combined", ff.diagnosis.clauses.size() > 1},
+         {"unexplained_values", ff.diagnosis.unexplained},
+         {"consistent_with", bugs},
+         {"behaves_like", ff.diagnosis.mutants.size() == 1 ? bugs : nlohmann::json::array()},
+         {"smallest", kinds}});
   }
   j["failures"] = fails;
   return j.dump(2);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "vectors/diagnose.hpp"
 #include "vectors/format.hpp"
 #include "vectors/mutants.hpp"
 
@@ -20,39 +21,48 @@ struct FormTally {
   uint64_t skipped = 0;  ///< the implementation did not run them
 };
 
-/// One failing vector kept for the report: the smallest per form and clause.
+/// The smallest failing vector of a form for one kind of mismatch, kept for the report.
 struct Failure {
   std::string vector_line;
   std::size_t line_no = 0;
   std::vector<Observed> observed;
   Mismatch mismatch;
-  std::size_t size = 0;     ///< executing lanes, to keep the smallest
-  spec::ClauseId clause{};  ///< the clause the failure is charged to (set after the scan)
-  uint64_t count = 1;       ///< failing vectors charged to the same form and clause
-  std::vector<MutantId> explained_by;  ///< known bugs that reproduce the observation
+  std::size_t size = 0;  ///< executing lanes, to keep the smallest
+  uint64_t count = 1;    ///< failing vectors of the form with this kind of mismatch
+};
+
+/// What check found wrong with one form.
+struct FormFailures {
+  spec::FormId form{};
+  std::vector<Failure> smallest;  ///< one per kind of mismatch (values, hang, no result, UB)
+  bool diagnosed = false;         ///< false when the files could not be read a second time
+  Diagnosis diagnosis;            ///< from every vector of the form in the file
 };
 
 /// The outcome of a check.
 struct CheckReport {
   std::map<spec::FormId, FormTally> forms;
-  std::vector<Failure> failures;  ///< smallest failing vector per (form, clause)
+  std::vector<FormFailures> failures;  ///< forms with a mismatch, smallest failing vector first
   uint64_t vectors = 0;
   uint64_t mismatches = 0;
+  uint64_t compared = 0;  ///< vectors compared (neither skipped nor UB): none means no verdict
   VectorsHeader header;
 };
 
-/// Compares a results stream with a vector stream. Throws FormatError on malformed lines,
-/// results for other vectors, or a results file with fewer or more lines than vectors.
+/// Compares a results stream with a vector stream. Throws FormatError on malformed lines, a
+/// vector whose expectations do not follow from its state, results for other vectors, or a
+/// results file with fewer or more lines than vectors. When some vector fails and both streams
+/// can be read again from the start, the failing forms are diagnosed from all their vectors.
 CheckReport check(std::istream& vectors, const std::string& vectors_file, std::istream& results,
                   const std::string& results_file);
 
-/// The mutants whose answer on `v` is exactly what was observed (defined lanes only): a
-/// diagnosis of the bug.
+/// The mutants whose answer on `v` is exactly what was observed (defined lanes only).
 std::vector<MutantId> explain_failure(const Vector& v, const std::vector<Observed>& observed,
                                       spec::Target target, spec::PtxVersion ptx);
 
-/// The human report: per-form summary, then each kept failure as a lane table with the clause it
-/// violates and the mutant it behaves like.
+/// The human report: per-form summary, then per failing form the clauses it breaks, the known
+/// bug it is (only when exactly one explains every answer), and its smallest failing vectors as
+/// lane tables.
 std::string render(const CheckReport& r, std::size_t max_failures);
 
 /// The JSON report ("warpspec-check/1").

@@ -79,7 +79,8 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
          << body(v.instr) << "\n    }\n"
          << "    d[t] = dv;\n    p[t] = pv;\n    present[t] = 1;\n  }\n}\n\n";
     }
-    table << "  {" << v.id << "ull, " << v.rounds.size() << ", " << (ub ? 1 : 0) << "},\n";
+    table << "  {" << v.id << "ull, " << v.rounds.size() << ", " << (ub ? 1 : 0) << ", "
+          << (v.instr.instr.write_p ? 1 : 0) << "},\n";
     for (const auto& r : v.rounds) {
       const std::size_t n = round_width(v, r);
       rounds << "  {" << v.id << "ull, " << it->second << ", " << n << ", " << offset << "},\n";
@@ -118,7 +119,7 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
         "executes, 1 exited, 2 inactive\n"
      << "struct RoundIn { unsigned long long vector; int kernel; unsigned threads; unsigned long "
         "offset; };\n"
-     << "struct VectorIn { unsigned long long id; unsigned rounds; int ub; };\n\n"
+     << "struct VectorIn { unsigned long long id; unsigned rounds; int ub, p; };\n\n"
      << ks.str() << "static const LaneIn kLanes[] = {\n"
      << data.str() << "{0,0,0,0}};\n"
      << "static const RoundIn kRounds[] = {\n"
@@ -163,11 +164,15 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
      << "      for (unsigned t = 0; t < R.threads; ++t)\n"
      << "        hpresent[t] ? std::printf(\"%s\\\"0x%08x\\\"\", t ? \",\" : \"\", hd[t]) : "
         "std::printf(\"%snull\", t ? \",\" : \"\");\n"
-     << "      std::printf(\"],\\\"p\\\":[\");\n"
-     << "      for (unsigned t = 0; t < R.threads; ++t)\n"
-     << "        hpresent[t] ? std::printf(\"%s%u\", t ? \",\" : \"\", hp[t]) : "
+     << "      std::printf(\"]\");\n"
+     << "      if (v.p) {  // only instructions that write a predicate p report one\n"
+     << "        std::printf(\",\\\"p\\\":[\");\n"
+     << "        for (unsigned t = 0; t < R.threads; ++t)\n"
+     << "          hpresent[t] ? std::printf(\"%s%u\", t ? \",\" : \"\", hp[t]) : "
         "std::printf(\"%snull\", t ? \",\" : \"\");\n"
-     << "      std::printf(\"]}\");\n"
+     << "        std::printf(\"]\");\n"
+     << "      }\n"
+     << "      std::printf(\"}\");\n"
      << "    }\n"
      << "    std::printf(\"]}\\n\");\n"
      << "  }\n"

@@ -164,7 +164,13 @@ VectorsHeader parse_header(std::string_view line, const std::string& file) {
     h.ptx = *pp;
   }
   if (const auto* s = doc.get(root, "seed")) h.seed = json::as_uint(*s).value_or(0);
-  if (const auto* c = doc.get(root, "vectors")) h.count = json::as_uint(*c).value_or(0);
+  if (const auto* c = doc.get(root, "vectors")) {
+    const auto n = json::as_uint(*c);
+    if (!n) bad(file, 1, 1, "\"vectors\": expected the number of vectors in the file");
+    h.count = *n;
+  } else {
+    h.count_given = false;
+  }
   return h;
 }
 
@@ -279,7 +285,9 @@ void pull_lanes(json::Pull& p, std::size_t n, int width, std::vector<uint32_t>& 
           ++i;
         } while (p.more_items());
     }
-    if (i != n) p.fail(std::to_string(i) + " values for " + std::to_string(n) + " lanes");
+    // A results list may stop early (the lanes after it have no result); an expectation may not.
+    if (i != n && !present)
+      p.fail(std::to_string(i) + " values for " + std::to_string(n) + " lanes");
     return;
   }
   if (p.null()) {
@@ -315,6 +323,19 @@ void read_list(const LineCtx& c, const json::Value& v, std::size_t n, const Wher
     c.fail(w, std::to_string(out.size()) + " values for " + std::to_string(n) + " lanes");
 }
 
+// A per-lane list of results: one value for all lanes, or an array of at most n (lanes beyond
+// its end have no result).
+void read_results(const LineCtx& c, const json::Value& v, std::size_t n, const Where& w,
+                  std::vector<const json::Value*>& out) {
+  if (v.kind != json::Kind::Array) {
+    out.assign(n, &v);
+    return;
+  }
+  c.doc.items(v, out);
+  if (out.size() > n)
+    c.fail(w, std::to_string(out.size()) + " values for " + std::to_string(n) + " lanes");
+}
+
 uint64_t read_bits(const LineCtx& c, const json::Value& v, int bits, const Where& w) {
   if (v.kind == json::Kind::String || (v.kind == json::Kind::Number && v.text[0] != '-')) {
     if (auto x = json::as_uint(v, bits)) return *x;
@@ -333,142 +354,87 @@ uint64_t read_bits(const LineCtx& c, const json::Value& v, int bits, const Where
                      : std::string(json::kind_name(v.kind))));
 }
 
-// Parts of a vector line that check never needs: skipped over, not parsed.
-constexpr std::string_view kStateKeys[] = {"a", "mask", "site", "exited", "inactive"};
+}  // namespace
+
+namespace {
+
+std::string lanes_text(const std::vector<uint8_t>& bits) {
+  std::vector<unsigned> xs;
+  for (unsigned i = 0; i < bits.size(); ++i)
+    if (bits[i]) xs.push_back(i);
+  return xs.empty() ? std::string("none") : model::format_threads(xs);
+}
+
+// Where the file's expectation of a round departs from the specification's, in words; empty
+// when they agree (on the defined set, d and p on defined lanes, and the UB findings).
+std::string departure(const spec::ParsedInstr& in, const Expected& file, const Expected& spec) {
+  if (file.defined != spec.defined)
+    return "expect.defined is " + lanes_text(file.defined) + ", but the specification defines " +
+           lanes_text(spec.defined);
+  const auto& f = spec::form_info(in.instr.form);
+  const bool want_d = f.d_type != spec::ResultType::None && in.instr.write_d;
+  char b[96];
+  for (unsigned i = 0; i < spec.defined.size(); ++i) {
+    if (!spec.defined[i]) continue;
+    if (want_d && file.d[i] != spec.d[i]) {
+      std::snprintf(b, sizeof b,
+                    "expect.d is 0x%08x on lane %u, but the specification gives 0x%08x", file.d[i],
+                    i, spec.d[i]);
+      return b;
+    }
+    if (in.instr.write_p && file.p[i] != spec.p[i]) {
+      std::snprintf(b, sizeof b, "expect.p is %u on lane %u, but the specification gives %u",
+                    unsigned{file.p[i]}, i, unsigned{spec.p[i]});
+      return b;
+    }
+  }
+  auto sorted = [](auto ub) {
+    std::sort(ub.begin(), ub.end());
+    return ub;
+  };
+  if (sorted(file.ub) != sorted(spec.ub)) {
+    std::string s = "expect.ub lists";
+    for (const auto& [c, l] : file.ub)
+      s += std::string(" ") + std::string(spec::clause_info(c).key);
+    if (file.ub.empty()) s += " nothing";
+    s += ", but the specification finds";
+    for (const auto& [c, l] : spec.ub)
+      s += std::string(" ") + std::string(spec::clause_info(c).key);
+    if (spec.ub.empty()) s += " no undefined behaviour";
+    return s + " (or on other lanes)";
+  }
+  return {};
+}
 
 }  // namespace
 
 const VectorExpect& VectorReader::expect(std::string_view line, std::size_t line_no) {
-  // The pull reader handles the layout warpspec writes; anything else, errors included, goes
-  // through the DOM reader, which accepts any key order and words the messages.
-  try {
-    return pull_expect(line);
-  } catch (const json::Pull::Error&) {
-  } catch (const NeedDom&) {
+  // The whole line is read and validated, as `vectors --in` reads it; then the expectations are
+  // derived again (by the fast implementation, proved equal to the model) and must be the ones
+  // the file states: a file whose `expect` was edited, or made for another target or by another
+  // version of the specification, is refused rather than trusted.
+  cur_.vector = full(line, line_no);
+  auto derived = expected_fast(cur_.vector, header_.target, header_.ptx);
+  for (std::size_t k = 0; k < derived.size(); ++k) {
+    const auto why = departure(*cur_.instr, cur_.rounds[k], derived[k]);
+    if (!why.empty())
+      bad(file_, line_no, 1,
+          "vector " + std::to_string(cur_.id) + ", rounds[" + std::to_string(k) + "]: " + why +
+              " for this state on " + spec::to_string(header_.target) +
+              "; the file was edited or made by another version of warpspec: make it again with "
+              "'warpspec vectors'");
   }
-  return parse_expect(line, line_no, true);
+  if (cur_.ub != has_ub(derived))
+    bad(file_, line_no, 1,
+        "vector " + std::to_string(cur_.id) + ": \"ub\" is " + (cur_.ub ? "true" : "false") +
+            ", but the specification says " + (cur_.ub ? "no round has" : "some round has") +
+            " undefined behaviour");
+  cur_.rounds = std::move(derived);
+  return cur_;
 }
 
-const VectorExpect& VectorReader::pull_expect(std::string_view line) {
-  json::Pull p(line);
-  VectorExpect& out = cur_;
-  out.instr = nullptr;
-  out.ub = false;
-  out.clauses.clear();
-  std::size_t rounds = 0;
-  bool have_id = false, have_ub = false;
-  p.expect('{');
-  if (p.peek() == '}') throw NeedDom{};
-  do {
-    const auto k = p.key();
-    if (k == "id") {
-      out.id = pull_id(p);
-      have_id = true;
-    } else if (k == "instruction") {
-      if (out.instr) throw NeedDom{};  // given twice: the DOM reader decides
-      auto text = p.string();
-      auto it = instrs_.find(text);
-      if (it == instrs_.end()) throw NeedDom{};
-      out.instr = &it->second;
-    } else if (k == "ub") {
-      out.ub = p.boolean();
-      have_ub = true;
-    } else if (k == "clauses") {
-      out.clauses.clear();  // a name given twice means its last value
-      p.expect('[');
-      if (!p.accept(']')) do {
-          if (auto c = spec::find_clause(p.string())) out.clauses.push_back(*c);
-        } while (p.more_items());
-    } else if (k == "rounds") {
-      if (!out.instr || rounds) throw NeedDom{};
-      const auto& f = spec::form_info(out.instr->instr.form);
-      const bool cta = !spec::is_warp_form(f.id);
-      const bool want_d = f.d_type != spec::ResultType::None && out.instr->instr.write_d;
-      p.expect('[');
-      if (p.accept(']')) throw NeedDom{};
-      do {
-        if (out.rounds.size() <= rounds) out.rounds.resize(rounds + 1);
-        Expected& e = out.rounds[rounds++];
-        std::size_t n = cta ? 0 : spec::kWarpSize;
-        bool have_expect = false;
-        p.expect('{');
-        do {
-          const auto rk = p.key();
-          if (rk == "threads" && cta) {
-            if (n != 0) throw NeedDom{};
-            const auto t = pull_id(p);
-            if (t == 0 || t > model::kMaxCtaThreads) throw NeedDom{};
-            n = static_cast<std::size_t>(t);
-          } else if (rk == "expect") {
-            if (n == 0 || have_expect) throw NeedDom{};
-            have_expect = true;
-            e.d.assign(n, 0);
-            e.p.assign(n, 0);
-            e.ub.clear();
-            bool have_defined = false, have_d = false, have_p = false;
-            p.expect('{');
-            do {
-              const auto ek = p.key();
-              if (ek == "defined") {
-                if (!parse_set(p.string(), n, e.defined).empty()) throw NeedDom{};
-                have_defined = true;
-              } else if (ek == "d" && want_d) {  // otherwise not read, as by the DOM reader
-                pull_lanes(p, n, 32, e.d, nullptr);
-                have_d = true;
-              } else if (ek == "p" && out.instr->instr.write_p) {
-                const auto w = p.bits(32);
-                for (std::size_t i = 0; i < n && i < 32; ++i) e.p[i] = (w >> i) & 1u;
-                have_p = true;
-              } else if (ek == "ub") {
-                e.ub.clear();
-                p.expect('[');
-                if (!p.accept(']')) do {
-                    p.expect('{');
-                    std::optional<spec::ClauseId> clause;
-                    std::vector<uint8_t> lanes;
-                    do {
-                      const auto uk = p.key();
-                      if (uk == "clause")
-                        clause = spec::find_clause(p.string());
-                      else if (uk == "lanes") {
-                        if (!parse_set(p.string(), n, lanes).empty()) throw NeedDom{};
-                      } else
-                        p.skip();
-                    } while (p.more_members());
-                    if (!clause || lanes.size() != n) throw NeedDom{};
-                    std::vector<unsigned> ls;
-                    for (unsigned i = 0; i < n; ++i)
-                      if (lanes[i]) ls.push_back(i);
-                    e.ub.push_back({*clause, std::move(ls)});
-                  } while (p.more_items());
-              } else {
-                p.skip();
-              }
-            } while (p.more_members());
-            if (!have_defined || (want_d && !have_d) || (out.instr->instr.write_p && !have_p))
-              throw NeedDom{};
-            e.executes = e.defined;
-          } else {
-            p.skip();
-          }
-        } while (p.more_members());
-        if (!have_expect) throw NeedDom{};
-      } while (p.more_items());
-    } else {
-      p.skip();
-    }
-  } while (p.more_members());
-  p.end();
-  if (!have_id || !have_ub || !out.instr || rounds == 0) throw NeedDom{};
-  out.rounds.resize(rounds);
-  return out;
-}
-
-const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_t line_no,
-                                               bool skip_state) {
-  if (!doc_.parse(line, skip_state ? std::span<const std::string_view>(kStateKeys)
-                                   : std::span<const std::string_view>{}))
-    bad(file_, line_no, doc_.error_column(), doc_.error());
+const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_t line_no) {
+  if (!doc_.parse(line)) bad(file_, line_no, doc_.error_column(), doc_.error());
   LineCtx c{file_, line_no, doc_};
   const Where top{"vector", -1, ""};
   const auto& root = doc_.root();
@@ -478,6 +444,15 @@ const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_
   if (!id) c.fail("\"id\": expected a non-negative integer");
   out.id = *id;
   out.instr = &instr(c.need(root, "instruction", top), line_no);
+  if (const auto* fm = doc_.get(root, "form")) {
+    const auto form = fm->kind == json::Kind::String ? spec::find_form(fm->text) : std::nullopt;
+    if (!form)
+      c.fail("\"form\": '" + std::string(fm->text) +
+             "' is not a form of the catalog (warpspec list)");
+    if (*form != out.instr->instr.form)
+      c.fail("\"form\" is " + std::string(fm->text) + ", but the instruction is a " +
+             std::string(spec::form_info(out.instr->instr.form).name));
+  }
   out.ub = c.need(root, "ub", top).text == "true";
   out.clauses.clear();
   if (const auto* cl = doc_.get(root, "clauses")) {
@@ -544,7 +519,7 @@ const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_
 }
 
 Vector VectorReader::full(std::string_view line, std::size_t line_no) {
-  const auto& ex = parse_expect(line, line_no, false);  // validates the line, fills the instruction
+  const auto& ex = parse_expect(line, line_no);  // validates the line, fills the instruction
   LineCtx c{file_, line_no, doc_};
   const auto& root = doc_.root();
   Vector v;
@@ -606,18 +581,72 @@ Vector VectorReader::full(std::string_view line, std::size_t line_no) {
   return v;
 }
 
+ResultShape result_shape(const spec::ParsedInstr& in, std::vector<std::size_t> widths) {
+  const auto& f = spec::form_info(in.instr.form);
+  ResultShape s;
+  s.widths = std::move(widths);
+  s.d = f.d_type == spec::ResultType::None || in.instr.write_d;
+  s.p = in.instr.write_p;
+  return s;
+}
+
+namespace {
+
+// What one round object of a results line said.
+struct RoundGot {
+  bool have_d = false, have_p = false;
+  std::vector<uint8_t> p_present;
+};
+
+// Turns what a round said into per-lane presence: a lane has its result when every field the
+// shape asks for has a value there.
+void settle(Observed& o, const ResultShape& s, const RoundGot& got) {
+  const std::size_t n = o.present.size();
+  if (!s.d)
+    o.present.assign(n, 1);
+  else if (!got.have_d)
+    o.present.assign(n, 0);
+  if (s.p)
+    for (std::size_t i = 0; i < n; ++i)
+      o.present[i] = o.present[i] && got.have_p && got.p_present[i];
+}
+
+void blank(Observed& o, std::size_t n) {
+  o.d.assign(n, 0);
+  o.p.assign(n, 0);
+  o.present.assign(n, 0);
+  o.ub_reported = false;
+  o.hang = false;
+}
+
+// Rounds the line does not give: after a round that hung they did not run (they hang too);
+// otherwise they have no result on any lane.
+void fill_missing_rounds(ResultLine& out, std::size_t given, const ResultShape& s) {
+  out.rounds.resize(std::max(given, s.widths.size()));
+  bool hung = false;
+  for (std::size_t k = 0; k < s.widths.size(); ++k) {
+    if (k >= given) {
+      blank(out.rounds[k], s.widths[k]);
+      out.rounds[k].hang = hung;
+    }
+    hung = hung || out.rounds[k].hang;
+  }
+}
+
+}  // namespace
+
 const ResultLine& ResultReader::parse(std::string_view line, std::size_t line_no,
-                                      const std::vector<std::size_t>& widths) {
+                                      const ResultShape& shape) {
   try {
-    return pull(line, widths);
+    return pull(line, shape);
   } catch (const json::Pull::Error&) {
   } catch (const NeedDom&) {
   }
-  return parse_dom(line, line_no, widths);
+  return parse_dom(line, line_no, shape);
 }
 
-const ResultLine& ResultReader::pull(std::string_view line,
-                                     const std::vector<std::size_t>& widths) {
+const ResultLine& ResultReader::pull(std::string_view line, const ResultShape& shape) {
+  const auto& widths = shape.widths;
   json::Pull p(line);
   ResultLine& out = cur_;
   out.skipped = false;
@@ -626,40 +655,36 @@ const ResultLine& ResultReader::pull(std::string_view line,
   auto reset = [&](std::size_t k) {
     if (k >= widths.size()) throw NeedDom{};
     if (out.rounds.size() <= k) out.rounds.resize(k + 1);
-    Observed& o = out.rounds[k];
-    o.d.assign(widths[k], 0);
-    o.p.assign(widths[k], 0);
-    o.present.assign(widths[k], 0);
-    o.ub_reported = false;
-    return &o;
+    blank(out.rounds[k], widths[k]);
+    return &out.rounds[k];
   };
-  // Reads d/p/ub members of one round object until its closing brace.
+  // Reads the d/p/ub/hang members of one round object, starting at member `first`, up to (not
+  // including) its closing brace. Any other member is left to the general reader.
   auto round_members = [&](Observed& o, std::size_t n, std::string_view first) {
-    bool have_d = false, have_p = false;
-    std::vector<uint8_t> p_present(n, 0);
+    RoundGot got;
     std::string_view k = first;
     while (true) {
       if (k == "d") {
         pull_lanes(p, n, 32, o.d, &o.present);
-        have_d = true;
+        got.have_d = true;
       } else if (k == "p") {
+        if (!shape.p) throw NeedDom{};  // an error, worded by the general reader
         std::vector<uint32_t> pv(n, 0);
-        pull_lanes(p, n, 1, pv, &p_present);
+        got.p_present.assign(n, 0);
+        pull_lanes(p, n, 1, pv, &got.p_present);
         for (std::size_t i = 0; i < n; ++i) o.p[i] = pv[i] != 0;
-        have_p = true;
+        got.have_p = true;
       } else if (k == "ub") {
         o.ub_reported = p.boolean();
+      } else if (k == "hang") {
+        o.hang = p.boolean();
       } else {
-        return std::pair{have_d, have_p ? p_present : std::vector<uint8_t>{}};
+        throw NeedDom{};
       }
       if (!p.accept(',')) break;
       k = p.key();
     }
-    return std::pair{have_d, have_p ? p_present : std::vector<uint8_t>{}};
-  };
-  auto finish = [&](Observed& o, std::size_t n, const std::pair<bool, std::vector<uint8_t>>& got) {
-    if (!got.first && !got.second.empty()) o.present = got.second;
-    if (!got.first && got.second.empty()) o.present.assign(n, 1);  // forms without a destination
+    settle(o, shape, got);
   };
   p.expect('{');
   if (p.peek() == '}') throw NeedDom{};
@@ -671,35 +696,31 @@ const ResultLine& ResultReader::pull(std::string_view line,
     } else if (k == "skipped") {
       out.skipped = p.boolean();
     } else if (k == "rounds") {
+      if (nested) throw NeedDom{};
       nested = true;
       p.expect('[');
       if (!p.accept(']')) do {
           Observed* o = reset(rounds);
           p.expect('{');
-          if (p.accept('}')) {
-            finish(*o, widths[rounds], {false, {}});
-          } else {
-            auto got = round_members(*o, widths[rounds], p.key());
+          if (p.accept('}'))
+            settle(*o, shape, {});
+          else {
+            round_members(*o, widths[rounds], p.key());
             p.expect('}');
-            finish(*o, widths[rounds], got);
           }
           ++rounds;
         } while (p.more_items());
-    } else if (k == "d" || k == "p" || k == "ub") {
+    } else if (k == "d" || k == "p" || k == "ub" || k == "hang") {
       if (flat || nested) throw NeedDom{};
       flat = true;
-      Observed* o = reset(0);
-      auto got = round_members(*o, widths[0], k);
-      finish(*o, widths[0], got);
+      round_members(*reset(0), widths[0], k);
       rounds = 1;
       p.expect('}');
       p.end();
-      if (!have_id) throw NeedDom{};
       break;
     } else {
-      p.skip();
+      throw NeedDom{};  // an unknown member: the general reader decides
     }
-    if (flat) break;
   } while (p.more_members());
   if (!flat) p.end();
   if (!have_id) throw NeedDom{};
@@ -707,17 +728,17 @@ const ResultLine& ResultReader::pull(std::string_view line,
     out.rounds.clear();
     return out;
   }
-  if (!flat && !nested) {  // no d, p or rounds: a form without a destination, all present
-    finish(*reset(0), widths[0], {false, {}});
+  if (!flat && !nested) {  // neither d, p nor rounds: a first round with no result at all
+    settle(*reset(0), shape, {});
     rounds = 1;
   }
-  if (rounds != widths.size()) throw NeedDom{};
-  out.rounds.resize(rounds);
+  fill_missing_rounds(out, rounds, shape);
   return out;
 }
 
 const ResultLine& ResultReader::parse_dom(std::string_view line, std::size_t line_no,
-                                          const std::vector<std::size_t>& widths) {
+                                          const ResultShape& shape) {
+  const auto& widths = shape.widths;
   if (!doc_.parse(line)) bad(file_, line_no, doc_.error_column(), doc_.error());
   LineCtx c{file_, line_no, doc_};
   const auto& root = doc_.root();
@@ -738,10 +759,14 @@ const ResultLine& ResultReader::parse_dom(std::string_view line, std::size_t lin
     const auto* rs = doc_.get(root, "rounds");
     if (rs->kind != json::Kind::Array) c.fail("\"rounds\": expected an array");
     doc_.items(*rs, rounds_);
+    for (const char* k : {"d", "p", "ub", "hang"})
+      if (doc_.get(root, k))
+        c.fail(std::string("\"") + k +
+               "\" beside \"rounds\": put it inside the round it belongs to");
   } else {
     rounds_.assign(1, &root);
   }
-  if (rounds_.size() != widths.size())
+  if (rounds_.size() > widths.size())
     c.fail(std::to_string(rounds_.size()) + " rounds, but vector " + std::to_string(out.id) +
            " has " + std::to_string(widths.size()));
   out.rounds.resize(rounds_.size());
@@ -750,33 +775,44 @@ const ResultLine& ResultReader::parse_dom(std::string_view line, std::size_t lin
     const long kk = nested ? static_cast<long>(k) : -1;
     const std::size_t n = widths[k];
     Observed& o = out.rounds[k];
-    o.d.assign(n, 0);
-    o.p.assign(n, 0);
-    o.present.assign(n, 0);
-    o.ub_reported = false;
-    const auto* d = doc_.get(*rounds_[k], "d");
-    const auto* p = doc_.get(*rounds_[k], "p");
-    if (d) {
+    blank(o, n);
+    if (rounds_[k]->kind != json::Kind::Object) c.fail(Where{base, kk, ""}, "expected an object");
+    RoundGot got;
+    if (const auto* d = doc_.get(*rounds_[k], "d")) {
       const Where dw{base, kk, "d"};
-      read_list(c, *d, n, dw, scratch_);
-      for (std::size_t i = 0; i < n; ++i) {
+      read_results(c, *d, n, dw, scratch_);
+      for (std::size_t i = 0; i < scratch_.size(); ++i) {
         if (scratch_[i]->kind == json::Kind::Null) continue;
         o.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, dw));
         o.present[i] = 1;
       }
+      got.have_d = true;
     }
-    if (p) {
+    if (const auto* p = doc_.get(*rounds_[k], "p")) {
       const Where pw{base, kk, "p"};
-      read_list(c, *p, n, pw, scratch_);
-      for (std::size_t i = 0; i < n; ++i) {
+      if (!shape.p)
+        c.fail(pw, "this instruction writes no predicate p; give only d (docs/vectors.md)");
+      read_results(c, *p, n, pw, scratch_);
+      got.p_present.assign(n, 0);
+      for (std::size_t i = 0; i < scratch_.size(); ++i) {
         if (scratch_[i]->kind == json::Kind::Null) continue;
         o.p[i] = read_bits(c, *scratch_[i], 1, pw) != 0;
-        if (!d) o.present[i] = 1;
+        got.p_present[i] = 1;
       }
+      got.have_p = true;
     }
-    if (!d && !p) o.present.assign(n, 1);  // forms without a destination
-    if (const auto* ub = doc_.get(*rounds_[k], "ub")) o.ub_reported = ub->text == "true";
+    auto flag = [&](std::string_view key) {
+      const auto* v = doc_.get(*rounds_[k], key);
+      if (!v) return false;
+      if (v->kind != json::Kind::Bool)
+        c.fail(Where{base, kk, key == "ub" ? "ub" : "hang"}, "expected true or false");
+      return v->text == "true";
+    };
+    o.ub_reported = flag("ub");
+    o.hang = flag("hang");
+    settle(o, shape, got);
   }
+  fill_missing_rounds(out, rounds_.size(), shape);
   return out;
 }
 
@@ -796,6 +832,7 @@ std::string result_line(uint64_t id, const std::vector<Observed>& rounds, bool p
       s += "]";
     }
     if (o.ub_reported) s += ",\"ub\":true";
+    if (o.hang) s += ",\"hang\":true";
     return s;
   };
   if (rounds.size() == 1) return "{\"id\":" + std::to_string(id) + "," + one(rounds[0]) + "}";

@@ -31,6 +31,7 @@ struct VectorsHeader {
   spec::PtxVersion ptx = spec::kLatestPtx;
   uint64_t seed = 0;
   uint64_t count = 0;
+  bool count_given = true;  ///< the header states `vectors` (a reader then holds the file to it)
 };
 
 /// The header line of a vector file.
@@ -41,30 +42,35 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e);
 /// Reads the header line (line 1) of a vector file.
 VectorsHeader parse_header(std::string_view line, const std::string& file);
 
-/// What `check` needs from a vector line: identity, instruction and expectations.
+/// A vector line as `check` reads it: the whole vector, and what the specification says of it.
 struct VectorExpect {
   uint64_t id = 0;
   const spec::ParsedInstr* instr = nullptr;  ///< owned by the reader's cache
   bool ub = false;
   std::vector<spec::ClauseId> clauses;
-  std::vector<Expected> rounds;
+  std::vector<Expected> rounds;  ///< derived from the state, and equal to the file's `expect`
+  Vector vector;                 ///< the whole vector, states included
 };
 
 /// Reads vector lines; keeps parsed instructions in a cache so repeated ones cost nothing.
 class VectorReader {
  public:
-  explicit VectorReader(std::string file) : file_(std::move(file)) {}
-  /// Reads identity and expectations of one vector line (`line_no` for messages); the states
-  /// are only checked for balance. The result stays valid until the next call.
+  /// A reader for `file`, whose expectations hold for the header's target and PTX version.
+  explicit VectorReader(std::string file, VectorsHeader header = {})
+      : file_(std::move(file)), header_(header) {}
+  /// Reads and validates one whole vector line (`line_no` for messages), derives what the
+  /// specification says of every round and throws FormatError when the line's `expect`, `ub`
+  /// or `form` says otherwise (an edited or stale file). The result stays valid until the next
+  /// call.
   const VectorExpect& expect(std::string_view line, std::size_t line_no);
   /// Reads the whole vector (states included) of one line.
   Vector full(std::string_view line, std::size_t line_no);
 
  private:
-  const VectorExpect& parse_expect(std::string_view line, std::size_t line_no, bool skip_state);
-  const VectorExpect& pull_expect(std::string_view line);
+  const VectorExpect& parse_expect(std::string_view line, std::size_t line_no);
   const spec::ParsedInstr& instr(const json::Value& v, std::size_t line_no);
   std::string file_;
+  VectorsHeader header_;
   json::Document doc_;
   // Keyed by the instruction's raw text; looked up by string_view without a copy.
   struct TextHash {
@@ -80,22 +86,35 @@ class VectorReader {
 struct ResultLine {
   uint64_t id = 0;
   bool skipped = false;  ///< the implementation did not run this vector ("skipped": true)
-  std::vector<Observed> rounds;
+  std::vector<Observed>
+      rounds;  ///< one per round of the vector, always (absent rounds: no lane present)
 };
+
+/// What a vector asks of a results line: lanes per round, and which per-lane fields carry a
+/// lane's result.
+struct ResultShape {
+  std::vector<std::size_t> widths;  ///< lanes (threads) in each round
+  /// `d` is required on every defined lane: the destination, or for a form without one (the
+  /// barriers) any value on each lane that resumed.
+  bool d = true;
+  bool p = false;  ///< `p` is required on every defined lane; without it, `p` is an error
+};
+
+/// The shape of the results of a vector of this instruction with these round widths.
+ResultShape result_shape(const spec::ParsedInstr& in, std::vector<std::size_t> widths);
 
 /// Reads results lines, reusing its buffers.
 class ResultReader {
  public:
   explicit ResultReader(std::string file) : file_(std::move(file)) {}
-  /// Reads one results line for a vector with `widths[k]` lanes in round k. The result stays
-  /// valid until the next call.
-  const ResultLine& parse(std::string_view line, std::size_t line_no,
-                          const std::vector<std::size_t>& widths);
+  /// Reads one results line for a vector of the given shape. A lane with `null`, beyond the end
+  /// of its list, or in a round or field that is missing, is not present (no result). The
+  /// result stays valid until the next call.
+  const ResultLine& parse(std::string_view line, std::size_t line_no, const ResultShape& shape);
 
  private:
-  const ResultLine& pull(std::string_view line, const std::vector<std::size_t>& widths);
-  const ResultLine& parse_dom(std::string_view line, std::size_t line_no,
-                              const std::vector<std::size_t>& widths);
+  const ResultLine& pull(std::string_view line, const ResultShape& shape);
+  const ResultLine& parse_dom(std::string_view line, std::size_t line_no, const ResultShape& shape);
   std::string file_;
   json::Document doc_;
   ResultLine cur_;

@@ -1,17 +1,24 @@
 #include "vectors/vector.hpp"
 
+#include "model/fast/fast.hpp"
+
 namespace warpspec::vectors {
 
 std::size_t round_width(const Vector& v, const Round& r) {
   return v.is_cta() ? r.cta.arrive.size() : spec::kWarpSize;
 }
 
-std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx) {
+namespace {
+
+// The expectations of every round, from evaluators of warp and block forms with the model's
+// interface (the model itself, or the fast implementation proved equal to it).
+template <class WarpEval, class CtaEval>
+std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval&& cta_eval) {
   std::vector<Expected> out;
   for (const auto& r : v.rounds) {
     Expected e;
     if (v.is_cta()) {
-      auto res = model::evaluate_cta(v.instr.instr, r.cta, target, ptx);
+      auto res = cta_eval(v.instr.instr, r.cta);
       const auto n = r.cta.arrive.size();
       e.d.assign(n, res.outcome.d);
       e.p.assign(n, 0);
@@ -20,7 +27,7 @@ std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVe
         e.defined.push_back(res.outcome.executes[t] && !res.outcome.ub_not_reached[t]);
       for (const auto& u : res.ub) e.ub.push_back({u.clause, u.threads});
     } else {
-      auto res = model::evaluate(v.instr.instr, r.warp, target, ptx);
+      auto res = warp_eval(v.instr.instr, r.warp);
       for (unsigned i = 0; i < spec::kWarpSize; ++i) {
         e.d.push_back(res.outcome.d[i]);
         e.p.push_back(res.outcome.p[i]);
@@ -37,6 +44,30 @@ std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVe
     out.push_back(std::move(e));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx) {
+  return expected_by(
+      v,
+      [&](const spec::Instr& in, const model::Warp& w) {
+        return model::evaluate(in, w, target, ptx);
+      },
+      [&](const spec::Instr& in, const model::Cta& c) {
+        return model::evaluate_cta(in, c, target, ptx);
+      });
+}
+
+std::vector<Expected> expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx) {
+  return expected_by(
+      v,
+      [&](const spec::Instr& in, const model::Warp& w) {
+        return fast::evaluate(in, w, target, ptx);
+      },
+      [&](const spec::Instr& in, const model::Cta& c) {
+        return fast::evaluate_cta(in, c, target, ptx);
+      });
 }
 
 bool has_ub(const std::vector<Expected>& e) {
@@ -65,10 +96,10 @@ Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
       const auto& x = e[k];
       const auto& y = o[k];
       if (!x.ub.empty()) continue;
-      if (y.ub_reported) agree = false;
+      if (y.ub_reported || y.hang) agree = false;
       for (unsigned i = 0; i < x.defined.size() && agree; ++i) {
         if (!x.defined[i]) continue;
-        if ((check_d || check_p) && (i >= y.present.size() || !y.present[i]))
+        if (i >= y.present.size() || !y.present[i])
           agree = false;
         else if ((check_d && y.d[i] != x.d[i]) || (check_p && y.p[i] != x.p[i]))
           agree = false;
@@ -76,25 +107,33 @@ Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
     }
     if (agree) return m;
   }
-  if (o.size() != e.size()) {
+  if (o.size() != e.size()) {  // readers give every round; a caller's short list has no result
     m.kind = Mismatch::Kind::Missing;
-    m.what = "rounds";
+    m.round = std::min(o.size(), e.size());
+    m.what = "result";
     return m;
   }
   for (std::size_t k = 0; k < e.size(); ++k) {
     const auto& x = e[k];
     const auto& y = o[k];
-    // 1. UB: an implementation may always stay silent, but must not call a defined round
-    //    undefined.
-    if (x.ub.empty() && y.ub_reported) return {Mismatch::Kind::Ub, k, {}, "ub"};
+    // Rounds with UB are not compared: the implementation may do anything there, hang included.
     if (!x.ub.empty()) continue;
-    // 2. Defined-ness: every executing lane must have a result.
+    // 1. Completion: the specification says a defined round completes on every lane.
+    if (y.hang) {
+      Mismatch h{Mismatch::Kind::Hang, k, {}, "hang"};
+      for (unsigned i = 0; i < x.defined.size(); ++i)
+        if (x.defined[i] && (i >= y.present.size() || !y.present[i])) h.lanes.push_back(i);
+      return h;
+    }
+    // 2. UB: an implementation may always stay silent, but must not call a defined round
+    //    undefined.
+    if (y.ub_reported) return {Mismatch::Kind::Ub, k, {}, "ub"};
+    // 3. Defined-ness: every defined lane must have a result.
     Mismatch miss{Mismatch::Kind::Missing, k, {}, "result"};
     for (unsigned i = 0; i < x.defined.size(); ++i)
-      if (x.defined[i] && (check_d || check_p) && (i >= y.present.size() || !y.present[i]))
-        miss.lanes.push_back(i);
+      if (x.defined[i] && (i >= y.present.size() || !y.present[i])) miss.lanes.push_back(i);
     if (!miss.lanes.empty()) return miss;
-    // 3. Values on defined lanes.
+    // 4. Values on defined lanes.
     Mismatch dm{Mismatch::Kind::Value, k, {}, "d"};
     Mismatch pm{Mismatch::Kind::Value, k, {}, "p"};
     for (unsigned i = 0; i < x.defined.size(); ++i) {

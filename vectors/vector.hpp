@@ -35,6 +35,7 @@ struct Observed {
   std::vector<uint8_t> p;
   std::vector<uint8_t> present;  ///< the implementation gave a value for this lane
   bool ub_reported = false;      ///< the implementation says the round is undefined
+  bool hang = false;             ///< the round did not complete (a barrier never released)
 };
 
 /// What the specification says of one round.
@@ -52,6 +53,10 @@ std::size_t round_width(const Vector& v, const Round& r);
 /// The model's answer for every round of `v`, for `target`/`ptx`.
 std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx);
 
+/// The same answer, computed by the fast implementation (model/fast/, proved equal to the model
+/// on every defined lane): for reading large files.
+std::vector<Expected> expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx);
+
 /// True when some round of `v` has undefined behaviour (a UB vector: no implementation has to
 /// match it).
 bool has_ub(const std::vector<Expected>& e);
@@ -61,14 +66,17 @@ std::vector<Observed> as_observed(const std::vector<Expected>& e);
 
 /// Where an observation first departs from the specification.
 struct Mismatch {
-  enum class Kind : uint8_t { None, Ub, Missing, Value } kind = Kind::None;
+  /// Ub: a UB report on a defined round; Hang: a defined round that did not complete; Missing:
+  /// defined lanes without a result; Value: a wrong d or p on defined lanes.
+  enum class Kind : uint8_t { None, Ub, Hang, Missing, Value } kind = Kind::None;
   std::size_t round = 0;
   std::vector<unsigned> lanes;  ///< every lane of that round that departs
-  std::string what;             ///< "d", "p", "ub" or "result"
+  std::string what;             ///< "d", "p", "ub", "hang" or "result"
 };
 
-/// Compares an observation with the specification, in the order UB, defined-ness, values. UB
-/// vectors are compared only for a UB report on a round the spec defines.
+/// Compares an observation with the specification, round by round, in the order: completion (a
+/// defined round must not hang), UB (a defined round must not be reported undefined),
+/// defined-ness (every defined lane has a result), values. Rounds with UB are not compared.
 Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
                  const std::vector<Observed>& o);
 /// Same, for a vector.

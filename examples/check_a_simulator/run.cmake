@@ -16,9 +16,9 @@ if(NOT rc EQUAL 1)
 endif()
 # Both bugs must be found and named: the clause, and the known bug that reproduces them.
 foreach(expect
-    "vote.sync.ballot.b32: violates vote.participants"
+    "vote.sync.ballot.b32: 3 failing vectors\n  breaks vote.participants"
     "behaves like the known bug 'membermask_ignored'"
-    "redux.sync.min.u32: violates redux.minmax.int"
+    "redux.sync.min.u32: 3 failing vectors\n  breaks redux.minmax.int"
     "behaves like the known bug 'minmax_sign_swapped'")
   string(FIND "${out}" "${expect}" at)
   if(at EQUAL -1)

@@ -142,11 +142,8 @@ TEST(Check, CatchesEveryMutantAndNamesItsClause) {
                          }));
     EXPECT_GT(rep.mismatches, 0u) << m.key;
     bool named = false;
-    for (const auto& f : rep.failures) {
-      VectorReader reader("x");
-      auto v = reader.full(f.vector_line, f.line_no);
-      named |= f.clause == violated_clause(m.id, v.instr.instr.form);
-    }
+    for (const auto& f : rep.failures)
+      for (const auto& c : f.diagnosis.clauses) named |= c.clause == violated_clause(m.id, f.form);
     EXPECT_TRUE(named) << m.key << " was not charged to its clause";
     const auto text = render(rep, 100);
     EXPECT_NE(text.find("behaves like the known bug '" + std::string(m.key) + "'"),
@@ -270,8 +267,7 @@ std::string expect_text(VectorReader& r, const std::string& line) {
   }
 }
 
-std::string result_text(ResultReader& r, const std::string& line,
-                        const std::vector<std::size_t>& widths) {
+std::string result_text(ResultReader& r, const std::string& line, const ResultShape& widths) {
   try {
     const auto& res = r.parse(line, 1, widths);
     std::ostringstream os;
@@ -305,8 +301,9 @@ TEST(Json, CompactFastPathsReadWhatTheGeneralPathReads) {
     // Lanes without a result (null), and predicates written as true/false.
     const auto rline =
         result_line(v.id, obs, f.d_type == spec::ResultType::Pred, v.instr.instr.write_p);
-    std::vector<std::size_t> widths;
-    for (const auto& r : e) widths.push_back(r.d.size());
+    std::vector<std::size_t> sizes;
+    for (const auto& r : e) sizes.push_back(r.d.size());
+    const auto widths = result_shape(v.instr, sizes);
     const auto want_v = expect_text(vr, vline);
     ASSERT_NE(want_v, "error") << vline;
     EXPECT_EQ(want_v, expect_text(vr2, spaced(vline))) << vline;

@@ -1,0 +1,210 @@
+// check's diagnosis on implementations whose bugs are not in the mutant catalog: it must say that
+// the failures match no catalogued bug, and charge the clause whose rule the values break.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <sstream>
+
+#include "vectors/check.hpp"
+#include "vectors/generate.hpp"
+
+namespace warpspec::vectors {
+namespace {
+
+using Impl = std::function<std::vector<Observed>(const Vector&)>;
+
+const Suite& suite() {
+  static const Suite s = [] {
+    GenOptions o;
+    o.random_count = 40;
+    o.seed = 3;
+    return generate(o);
+  }();
+  return s;
+}
+
+// Runs `impl` on every vector of the suite and checks its results.
+CheckReport check_impl(const Impl& impl) {
+  const auto& s = suite();
+  std::ostringstream v, r;
+  v << header_line({s.target, s.ptx, s.seed, s.vectors.size()}) << "\n";
+  for (const auto& x : s.vectors) {
+    v << vector_line(x, expected(x, s.target, s.ptx)) << "\n";
+    const auto& f = spec::form_info(x.instr.instr.form);
+    r << result_line(x.id, impl(x), f.d_type == spec::ResultType::Pred, x.instr.instr.write_p)
+      << "\n";
+  }
+  std::istringstream vi(v.str()), ri(r.str());
+  return check(vi, "v.jsonl", ri, "r.jsonl");
+}
+
+// The specification's answer, with `change` applied to the state of vectors of `form` first.
+Impl changed_state(spec::FormId form, const std::function<void(Vector&)>& change) {
+  return [=](const Vector& v) {
+    auto e = expected(v, suite().target, suite().ptx);
+    auto o = as_observed(e);
+    for (auto& r : o) r.ub_reported = false;
+    if (v.instr.instr.form != form) return o;
+    Vector c = v;
+    change(c);
+    auto x = as_observed(expected(c, suite().target, suite().ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d, o[k].p = x[k].p;
+    return o;
+  };
+}
+
+const FormFailures& failures_of(const CheckReport& rep, spec::FormId form) {
+  for (const auto& f : rep.failures)
+    if (f.form == form) return f;
+  static const FormFailures none{};
+  ADD_FAILURE() << "no failure for " << spec::form_info(form).name;
+  return none;
+}
+
+std::vector<std::string> clause_keys(const FormFailures& f) {
+  std::vector<std::string> out;
+  for (const auto& c : f.diagnosis.clauses) out.emplace_back(spec::clause_info(c.clause).key);
+  return out;
+}
+
+TEST(Diagnose, LaneThirtyOneLeftOutOfABallotIsAParticipantsBugNotInTheCatalog) {
+  auto rep = check_impl(changed_state(spec::FormId::VoteBallot, [](Vector& v) {
+    if (v.instr.instr.imm_mask) {
+      for (auto& r : v.rounds) r.warp.mask.fill(*v.instr.instr.imm_mask);
+      v.instr.instr.imm_mask.reset();
+    }
+    for (auto& r : v.rounds)
+      for (auto& m : r.warp.mask) m &= 0x7fffffffu;
+  }));
+  const auto& f = failures_of(rep, spec::FormId::VoteBallot);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"vote.participants"});
+  EXPECT_NE(render(rep, 50).find("the failures match no catalogued bug"), std::string::npos);
+}
+
+TEST(Diagnose, AnInvertedBlockAndIsChargedToCtaAndNotToParticipants) {
+  const auto& s = suite();
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = as_observed(expected(v, s.target, s.ptx));
+    for (auto& r : o) r.ub_reported = false;
+    if (v.instr.instr.form == spec::FormId::BarRedAnd)
+      for (auto& r : o)
+        for (auto& d : r.d) d = !d;
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::BarRedAnd);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"cta.and"});
+}
+
+TEST(Diagnose, LanesKeptApartByCallSiteAreAParticipantsBug) {
+  auto rep = check_impl(changed_state(spec::FormId::VoteAny, [](Vector& v) {
+    if (v.instr.instr.imm_mask) {
+      for (auto& r : v.rounds) r.warp.mask.fill(*v.instr.instr.imm_mask);
+      v.instr.instr.imm_mask.reset();
+    }
+    for (auto& r : v.rounds)
+      for (unsigned i = 0; i < 32; ++i)
+        for (unsigned j = 0; j < 32; ++j)
+          if (r.warp.site[j] != r.warp.site[i]) r.warp.mask[i] &= ~(1u << j);
+  }));
+  const auto& f = failures_of(rep, spec::FormId::VoteAny);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"vote.participants"});
+}
+
+TEST(Diagnose, AnAddOffByOneIsChargedToTheAddRuleByElimination) {
+  const auto& s = suite();
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = as_observed(expected(v, s.target, s.ptx));
+    for (auto& r : o) r.ub_reported = false;
+    if (v.instr.instr.form == spec::FormId::ReduxAddU32)
+      for (auto& r : o)
+        for (auto& d : r.d) d += 1;
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::ReduxAddU32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"redux.add"});
+}
+
+TEST(Diagnose, TwoBugsInOneFormAreReportedAsCombined) {
+  // match.any: lane 0 never takes part, and only the low 16 bits of each operand are compared.
+  auto rep = check_impl(changed_state(spec::FormId::MatchAnyB32, [](Vector& v) {
+    if (v.instr.instr.imm_mask) {
+      for (auto& r : v.rounds) r.warp.mask.fill(*v.instr.instr.imm_mask);
+      v.instr.instr.imm_mask.reset();
+    }
+    for (auto& r : v.rounds) {
+      for (auto& m : r.warp.mask) m &= ~1u;
+      for (auto& a : r.warp.a) a &= 0xffffu;
+    }
+  }));
+  const auto& f = failures_of(rep, spec::FormId::MatchAnyB32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  const auto keys = clause_keys(f);
+  ASSERT_GE(keys.size(), 2u) << render(rep, 50);
+  EXPECT_EQ(keys.front(), "match.participants") << render(rep, 50);
+  EXPECT_NE(render(rep, 50).find("two or more bugs combine"), std::string::npos);
+}
+
+TEST(Diagnose, ACatalogMutantIsNamedOnlyWhenItAloneExplainsEveryVector) {
+  const auto& s = suite();
+  // vote.all computed as vote.any everywhere: the catalogued vote_all_any_swapped.
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = as_observed(expected(v, s.target, s.ptx));
+    for (auto& r : o) r.ub_reported = false;
+    if (v.instr.instr.form != spec::FormId::VoteAll) return o;
+    Vector c = v;
+    c.instr.instr.form = spec::FormId::VoteAny;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d;
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::VoteAll);
+  ASSERT_EQ(f.diagnosis.mutants.size(), 1u);
+  EXPECT_EQ(mutant_info(f.diagnosis.mutants[0]).key, "vote_all_any_swapped");
+  // The same bug on only some vectors is no longer that mutant.
+  bool flip = false;
+  auto partial = check_impl([&](const Vector& v) {
+    auto o = as_observed(expected(v, s.target, s.ptx));
+    for (auto& r : o) r.ub_reported = false;
+    if (v.instr.instr.form != spec::FormId::VoteAll || (flip = !flip)) return o;
+    Vector c = v;
+    c.instr.instr.form = spec::FormId::VoteAny;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d;
+    return o;
+  });
+  const auto& g = failures_of(partial, spec::FormId::VoteAll);
+  EXPECT_TRUE(g.diagnosis.mutants.empty()) << render(partial, 50);
+}
+
+TEST(Diagnose, AHangOnADefinedRoundIsAMismatchAndOnAUbRoundIsNot) {
+  const auto& s = suite();
+  auto rep = check_impl([&](const Vector& v) {
+    auto e = expected(v, s.target, s.ptx);
+    auto o = as_observed(e);
+    for (std::size_t k = 0; k < o.size(); ++k) {
+      o[k].ub_reported = false;
+      if (v.instr.instr.form == spec::FormId::BarSync && !e[k].ub.empty()) o[k].hang = true;
+    }
+    return o;
+  });
+  EXPECT_EQ(rep.mismatches, 0u) << render(rep, 50);
+  auto hangs = check_impl([&](const Vector& v) {
+    auto o = as_observed(expected(v, s.target, s.ptx));
+    for (auto& r : o) {
+      r.ub_reported = false;
+      if (v.instr.instr.form == spec::FormId::BarWarpSync) r.hang = true, r.present.assign(32, 0);
+    }
+    return o;
+  });
+  EXPECT_GT(hangs.forms.at(spec::FormId::BarWarpSync).mismatch, 0u);
+  const auto& f = failures_of(hangs, spec::FormId::BarWarpSync);
+  ASSERT_FALSE(f.smallest.empty());
+  EXPECT_EQ(f.smallest.front().mismatch.kind, Mismatch::Kind::Hang);
+}
+
+}  // namespace
+}  // namespace warpspec::vectors

@@ -1,0 +1,474 @@
+#include "vectors/diagnose.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace warpspec::vectors {
+
+namespace {
+
+using spec::ClauseId;
+using spec::Family;
+using spec::FormId;
+using spec::Mode;
+
+// How a reading changes the state, the instruction or the answer.
+enum class Change : uint8_t {
+  MaskIgnored,      // every executing lane takes part, whatever the membermask
+  ExitedJoin,       // exited lanes (threads) take part with their last operand
+  MaskOfLowest,     // the lowest executing lane's membermask for every lane
+  MaskOfHighest,    // the highest executing lane's membermask for every lane
+  LaneOut,          // lane `arg` never takes part
+  LaneIn,           // lane `arg` always takes part (with its operand, even exited or inactive)
+  SiteSplit,        // lanes take part only with lanes of their own call site
+  MaskLow16,        // only the low 16 bits of the membermask are read
+  LastWarpOut,      // block: the threads of the last warp are not counted
+  NegateToggled,    // the `!` on the source predicate dropped (or added)
+  CompareLow32,     // match compares the low 32 bits only
+  CompareHigh32,    // match compares the high 32 bits only
+  CompareAsFloat,   // match compares floating-point values (+0 == -0, NaN != NaN)
+  Sibling,          // the state read by the sibling form `arg`
+  Inverted,         // the boolean result (or match.all's p) inverted
+  SelfOut,          // match.any leaves the lane itself out
+  AllGivesMask,     // match.all returns the taking-part lanes even when values differ
+  CarriesPrevious,  // the previous round's result is combined into this one (never reset)
+  CountMod256,      // the block count kept in 8 bits
+};
+
+struct Def {
+  Change change;
+  int arg = 0;
+  ClauseId clause;
+  std::string text;
+};
+
+ClauseId participants_clause(const spec::FormInfo& f) {
+  switch (f.family) {
+    case Family::Match:
+      return ClauseId::MatchParticipants;
+    case Family::Vote:
+      return ClauseId::VoteParticipants;
+    case Family::Redux:
+      return ClauseId::ReduxParticipants;
+    case Family::WarpBarrier:
+      return ClauseId::SyncwarpExitedOk;
+    case Family::CtaBarrier:
+      return ClauseId::CtaParticipants;
+  }
+  return ClauseId::MatchParticipants;
+}
+
+// The clause that states how the form computes its value from the taking-part operands.
+ClauseId value_clause(const spec::FormInfo& f) {
+  for (auto c : f.clauses) {
+    if (spec::clause_info(c).kind != spec::ClauseKind::Semantic) continue;
+    if (c == participants_clause(f) || c == ClauseId::VoteNegate || c == ClauseId::MatchCompareBits)
+      continue;
+    return c;
+  }
+  return participants_clause(f);
+}
+
+std::vector<Def> defs_for(const spec::ParsedInstr& in) {
+  const auto& f = spec::form_info(in.instr.form);
+  const auto part = participants_clause(f);
+  const auto value = value_clause(f);
+  std::vector<Def> out;
+  if (f.family == Family::WarpBarrier || f.mode == Mode::None) return out;  // no value to read
+  if (f.family == Family::CtaBarrier) {
+    out.push_back(
+        {Change::ExitedJoin, 0, part, "exited threads counted with their last predicate"});
+    out.push_back({Change::LastWarpOut, 0, part, "the threads of the last warp not counted"});
+    for (const auto& s : spec::kForms)
+      if (s.family == Family::CtaBarrier && s.mode != Mode::None && s.id != f.id)
+        out.push_back(
+            {Change::Sibling, static_cast<int>(s.id), value, "computed as " + std::string(s.name)});
+    if (f.d_type == spec::ResultType::Pred)
+      out.push_back({Change::Inverted, 0, value, "the result inverted"});
+    out.push_back({Change::NegateToggled, 0, value, "the ! on the predicate dropped or added"});
+    out.push_back({Change::CarriesPrevious, 0, value,
+                   "the previous barrier's result carried into this one (never reset)"});
+    if (f.mode == Mode::Popc)
+      out.push_back({Change::CountMod256, 0, value, "the count kept in 8 bits"});
+    return out;
+  }
+  out.push_back(
+      {Change::MaskIgnored, 0, part, "the membermask ignored: every executing lane takes part"});
+  out.push_back({Change::ExitedJoin, 0, part, "exited lanes of the membermask take part"});
+  out.push_back(
+      {Change::MaskOfLowest, 0, part, "the lowest executing lane's membermask used by every lane"});
+  out.push_back({Change::MaskOfHighest, 0, part,
+                 "the highest executing lane's membermask used by every lane"});
+  out.push_back({Change::SiteSplit, 0, part, "lanes at different call sites kept apart"});
+  out.push_back({Change::MaskLow16, 0, part, "only the low 16 bits of the membermask read"});
+  for (int k = 0; k < 32; ++k) {
+    out.push_back({Change::LaneOut, k, part, "lane " + std::to_string(k) + " never takes part"});
+    out.push_back({Change::LaneIn, k, part, "lane " + std::to_string(k) + " always takes part"});
+  }
+  if (f.negatable)
+    out.push_back(
+        {Change::NegateToggled, 0, ClauseId::VoteNegate, "the ! on the source dropped or added"});
+  if (f.family == Family::Match) {
+    if (f.a_type == spec::OperandType::B64) {
+      out.push_back(
+          {Change::CompareLow32, 0, ClauseId::MatchCompareBits, "only the low 32 bits compared"});
+      out.push_back(
+          {Change::CompareHigh32, 0, ClauseId::MatchCompareBits, "only the high 32 bits compared"});
+    }
+    out.push_back({Change::CompareAsFloat, 0, ClauseId::MatchCompareBits,
+                   "operands compared as floating-point values"});
+    if (f.mode == Mode::Any) {
+      out.push_back({Change::SelfOut, 0, value, "the lane itself left out of its result"});
+    } else {
+      out.push_back({Change::AllGivesMask, 0, value,
+                     "the taking-part lanes returned even when values differ"});
+      if (in.instr.write_p)
+        out.push_back({Change::Inverted, 0, ClauseId::MatchAllPred, "the predicate p inverted"});
+    }
+  }
+  for (const auto& s : spec::kForms) {
+    if (s.id == f.id || s.family != f.family || s.a_type == spec::OperandType::F32) continue;
+    if (f.family == Family::Match && s.a_type != f.a_type) continue;
+    if (f.family == Family::Vote && (s.mode == Mode::Ballot) != (f.mode == Mode::Ballot)) continue;
+    if (f.a_type == spec::OperandType::F32) continue;
+    const bool sign_only = s.mode == f.mode;  // redux min/max with the other signedness
+    out.push_back({Change::Sibling, static_cast<int>(s.id),
+                   sign_only ? ClauseId::ReduxMinMaxInt : value,
+                   "computed as " + std::string(s.name)});
+  }
+  if (f.d_type == spec::ResultType::Pred)
+    out.push_back({Change::Inverted, 0, value, "the result inverted"});
+  if (f.mode == Mode::Ballot)
+    out.push_back({Change::CarriesPrevious, 0, value, "bits of the previous ballot kept"});
+  return out;
+}
+
+// The instruction with every lane's membermask in the state, so that masks can be changed.
+void own_masks(Vector& v) {
+  if (!v.instr.instr.imm_mask) return;
+  for (auto& r : v.rounds) r.warp.mask.fill(*v.instr.instr.imm_mask);
+  v.instr.instr.imm_mask.reset();
+}
+
+uint32_t executing_word(const model::Warp& w) {
+  uint32_t m = 0;
+  for (unsigned j = 0; j < 32; ++j) m |= uint32_t{w.exec[j] && !w.exited[j]} << j;
+  return m;
+}
+
+// A changed copy of the vector for the state and instruction changes.
+Vector changed(const Def& d, const Vector& v) {
+  Vector c = v;
+  if (!c.is_cta()) own_masks(c);
+  for (auto& r : c.rounds) {
+    auto& w = r.warp;
+    const uint32_t exec = c.is_cta() ? 0 : executing_word(w);
+    switch (d.change) {
+      case Change::MaskIgnored:
+        for (unsigned i = 0; i < 32; ++i) w.mask[i] = exec;
+        break;
+      case Change::ExitedJoin:
+        if (c.is_cta()) {
+          for (std::size_t t = 0; t < r.cta.exited.size(); ++t)
+            if (r.cta.exited[t]) r.cta.exited[t] = false, r.cta.arrive[t] = true;
+        } else {
+          for (unsigned i = 0; i < 32; ++i)
+            if (w.exited[i]) w.exited[i] = false, w.exec[i] = true;
+        }
+        break;
+      case Change::MaskOfLowest:
+      case Change::MaskOfHighest:
+        if (exec) {
+          const unsigned l = d.change == Change::MaskOfLowest ? std::countr_zero(exec)
+                                                              : 31 - std::countl_zero(exec);
+          const uint32_t m = w.mask[l];
+          for (unsigned i = 0; i < 32; ++i) w.mask[i] = m;
+        }
+        break;
+      case Change::LaneOut:
+        for (unsigned i = 0; i < 32; ++i) w.mask[i] &= ~(1u << d.arg);
+        break;
+      case Change::LaneIn:
+        for (unsigned i = 0; i < 32; ++i) w.mask[i] |= 1u << d.arg;
+        w.exited[d.arg] = false;
+        break;
+      case Change::SiteSplit:
+        for (unsigned i = 0; i < 32; ++i)
+          for (unsigned j = 0; j < 32; ++j)
+            if (w.site[j] != w.site[i]) w.mask[i] &= ~(1u << j);
+        break;
+      case Change::MaskLow16:
+        for (unsigned i = 0; i < 32; ++i) w.mask[i] &= 0xffffu;
+        break;
+      case Change::LastWarpOut: {
+        const std::size_t n = r.cta.arrive.size();
+        const std::size_t from = n <= 32 ? 0 : ((n - 1) / 32) * 32;
+        if (n > 32)
+          for (std::size_t t = from; t < n; ++t) r.cta.exited[t] = true, r.cta.arrive[t] = false;
+        break;
+      }
+      case Change::CompareLow32:
+        for (auto& a : w.a) a &= 0xffffffffull;
+        break;
+      case Change::CompareHigh32:
+        for (auto& a : w.a) a >>= 32;
+        break;
+      case Change::CompareAsFloat: {
+        const bool wide = spec::form_info(c.instr.instr.form).a_type == spec::OperandType::B64;
+        for (unsigned i = 0; i < 32; ++i) {
+          auto& a = w.a[i];
+          if (wide) {
+            const double x = std::bit_cast<double>(a);
+            if (x != x)
+              a = 0x7ff0000000000001ull + i;  // no two NaNs equal
+            else if (x == 0)
+              a = 0;
+          } else {
+            const float x = std::bit_cast<float>(static_cast<uint32_t>(a));
+            if (x != x)
+              a = 0x7f800001u + i;
+            else if (x == 0)
+              a = 0;
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (d.change == Change::NegateToggled) c.instr.instr.negate = !c.instr.instr.negate;
+  if (d.change == Change::Sibling) c.instr.instr.form = static_cast<FormId>(d.arg);
+  return c;
+}
+
+}  // namespace
+
+std::vector<Reading> readings_for(const spec::ParsedInstr& in) {
+  std::vector<Reading> out;
+  for (const auto& d : defs_for(in)) out.push_back({d.clause, d.text});
+  return out;
+}
+
+std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vector<Expected>& e,
+                                spec::Target target, spec::PtxVersion ptx) {
+  const auto defs = defs_for(v.instr);
+  const Def& d = defs.at(r);
+  const auto& f = spec::form_info(v.instr.instr.form);
+  auto out = as_observed(expected(changed(d, v), target, ptx));
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    auto& o = out[k];
+    o.present = e[k].executes;
+    o.ub_reported = false;
+    o.d.resize(e[k].d.size());
+    o.p.resize(e[k].p.size());
+    const auto& w = v.rounds[k].warp;
+    for (std::size_t i = 0; i < o.d.size(); ++i) {
+      switch (d.change) {
+        case Change::Inverted:
+          if (f.family == Family::Match)
+            o.p[i] = !e[k].p[i], o.d[i] = e[k].d[i];
+          else
+            o.d[i] = e[k].d[i] == 0;
+          break;
+        case Change::SelfOut:
+          o.d[i] = e[k].d[i] & ~(1u << i);
+          break;
+        case Change::AllGivesMask: {
+          uint32_t exited = 0;
+          for (unsigned j = 0; j < 32; ++j) exited |= uint32_t{w.exited[j]} << j;
+          o.d[i] = v.instr.instr.imm_mask.value_or(w.mask[i]) & ~exited;
+          o.p[i] = e[k].p[i];
+          break;
+        }
+        case Change::CarriesPrevious:
+          o.d[i] = e[k].d[i];
+          if (k > 0) {
+            const uint32_t prev = out[k - 1].d[i];
+            if (f.mode == Mode::Popc)
+              o.d[i] += prev;
+            else if (f.mode == Mode::And)
+              o.d[i] = o.d[i] && prev;
+            else if (f.mode == Mode::Or)
+              o.d[i] = o.d[i] || prev;
+            else
+              o.d[i] |= prev;
+          }
+          break;
+        case Change::CountMod256:
+          o.d[i] = e[k].d[i] & 0xffu;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  return out;
+}
+
+bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
+                const std::vector<Observed>& m, const std::vector<Observed>& o) {
+  const auto& f = spec::form_info(in.instr.form);
+  const bool check_d = f.d_type != spec::ResultType::None && in.instr.write_d;
+  for (std::size_t k = 0; k < e.size() && k < o.size() && k < m.size(); ++k) {
+    if (!e[k].ub.empty()) continue;
+    const bool refuses = o[k].hang || o[k].ub_reported;
+    if (refuses != (m[k].hang || m[k].ub_reported)) return false;
+    if (refuses) continue;
+    for (std::size_t i = 0; i < e[k].defined.size(); ++i) {
+      if (!e[k].defined[i] || i >= o[k].present.size() || !o[k].present[i]) continue;
+      if (check_d && m[k].d[i] != o[k].d[i]) return false;
+      if (in.instr.write_p && m[k].p[i] != o[k].p[i]) return false;
+    }
+  }
+  return true;
+}
+
+Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
+                   spec::PtxVersion ptx) {
+  Diagnosis dg;
+  if (answers.empty()) return dg;
+  const auto& first = answers.front().vector.instr;
+  const auto& f = spec::form_info(first.instr.form);
+  // 1. The catalogued mutants that reproduce every answer.
+  for (const auto& m : mutants()) {
+    bool all = true, applied = false;
+    for (const auto& a : answers) {
+      if (!applies(m.id, a.vector.instr)) continue;
+      applied = true;
+      if (!reproduces(a.vector.instr, a.expect, run_mutant(m.id, a.vector, target, ptx),
+                      a.observed)) {
+        all = false;
+        break;
+      }
+    }
+    if (all && applied) dg.mutants.push_back(m.id);
+  }
+  // A catalogued bug that alone reproduces every answer is the diagnosis, and its clause the one
+  // broken.
+  const bool named = dg.mutants.size() == 1;
+  // 2. The failing lane results: wrong values on defined lanes of rounds that completed.
+  const bool check_d = f.d_type != spec::ResultType::None;
+  struct Pair {
+    std::size_t answer, round, lane;
+  };
+  std::vector<Pair> pairs;
+  auto wrong = [&](const Answered& a, std::size_t k, std::size_t i, const Observed& x) {
+    return (check_d && a.vector.instr.instr.write_d && x.d[i] != a.observed[k].d[i]) ||
+           (a.vector.instr.instr.write_p && x.p[i] != a.observed[k].p[i]);
+  };
+  auto compared = [&](const Answered& a, std::size_t k, std::size_t i) {
+    const auto& o = a.observed[k];
+    return a.expect[k].ub.empty() && !o.hang && !o.ub_reported && a.expect[k].defined[i] &&
+           i < o.present.size() && o.present[i];
+  };
+  const auto as_spec = [&](const Answered& a) { return as_observed(a.expect); };
+  for (std::size_t n = 0; n < answers.size(); ++n) {
+    const auto& a = answers[n];
+    const auto s = as_spec(a);
+    for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
+      for (std::size_t i = 0; i < a.expect[k].defined.size(); ++i)
+        if (compared(a, k, i) && wrong(a, k, i, s[k])) pairs.push_back({n, k, i});
+  }
+  dg.failing = pairs.size();
+  dg.unexplained = pairs.size();
+  if (named) {
+    const auto m = dg.mutants.front();
+    dg.clauses.push_back({violated_clause(m, f.id),
+                          "the catalogued bug '" + std::string(mutant_info(m).key) + "'",
+                          pairs.size(), true});
+    dg.unexplained = 0;
+    return dg;
+  }
+  if (pairs.empty()) return dg;
+  // 3. Each clause reading, on every answer: which failing results it reproduces, whether it
+  //    predicts a failure that did not happen (then it is not what the implementation does).
+  const auto defs = defs_for(first);
+  struct Score {
+    std::vector<uint8_t> explains;
+    uint64_t count = 0;       // failing lane results it explains
+    std::size_t vectors = 0;  // failing vectors it reproduces whole
+    bool over = false, exact = true;
+  };
+  std::vector<Score> scores(defs.size());
+  std::size_t failing_vectors = 0;
+  for (std::size_t q = 0; q < pairs.size(); ++q)
+    failing_vectors += q == 0 || pairs[q].answer != pairs[q - 1].answer;
+  for (std::size_t r = 0; r < defs.size(); ++r) {
+    auto& sc = scores[r];
+    sc.explains.assign(pairs.size(), 0);
+    std::size_t next = 0;  // pairs are in (answer, round, lane) order
+    for (std::size_t n = 0; n < answers.size() && !sc.over; ++n) {
+      const auto& a = answers[n];
+      const auto x = read_with(r, a.vector, a.expect, target, ptx);
+      const std::size_t from = next;
+      bool whole = true;  // the reading reproduces every compared answer of this vector
+      for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
+        for (std::size_t i = 0; i < a.expect[k].defined.size(); ++i) {
+          if (!compared(a, k, i)) continue;
+          const bool fails = next < pairs.size() && pairs[next].answer == n &&
+                             pairs[next].round == k && pairs[next].lane == i;
+          const bool differs = wrong(a, k, i, x[k]);
+          if (fails) {
+            whole = whole && !differs;
+            ++next;
+          } else if (differs) {
+            sc.over = true;  // predicts a failure the implementation did not make
+            whole = false;
+          }
+        }
+      // A reading explains a failing vector only when it reproduces all of it.
+      if (whole && next > from) {
+        for (std::size_t q = from; q < next; ++q) sc.explains[q] = 1;
+        sc.count += next - from;
+        ++sc.vectors;
+      } else if (next > from) {
+        sc.exact = false;
+      }
+    }
+    sc.exact = sc.exact && !sc.over;
+  }
+  // 4. An exact reading names the clause; otherwise at most two readings that never predict a
+  //    wrong failure cover what they can (two bugs combined), and the rest is charged by
+  //    elimination to the clause that computes the value.
+  for (std::size_t r = 0; r < defs.size(); ++r)
+    if (scores[r].exact) {
+      dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true});
+      dg.unexplained = 0;
+      return dg;
+    }
+  // A reading that reproduces only a few failing vectors may do so by coincidence: it must
+  // reproduce at least two, and a quarter of them.
+  const std::size_t enough = std::max<std::size_t>(2, (failing_vectors + 3) / 4);
+  std::vector<uint8_t> open(pairs.size(), 1);
+  for (int part = 0; part < 2; ++part) {
+    std::size_t best = defs.size();
+    uint64_t best_count = 0;
+    for (std::size_t r = 0; r < defs.size(); ++r) {
+      if (scores[r].over || scores[r].vectors < enough) continue;
+      uint64_t c = 0;
+      for (std::size_t q = 0; q < pairs.size(); ++q) c += open[q] && scores[r].explains[q];
+      if (c > best_count) best = r, best_count = c;
+    }
+    if (best == defs.size()) break;
+    for (std::size_t q = 0; q < pairs.size(); ++q)
+      if (scores[best].explains[q]) open[q] = 0;
+    auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
+                           [&](const ClauseCharge& c) { return c.clause == defs[best].clause; });
+    if (it == dg.clauses.end())
+      dg.clauses.push_back({defs[best].clause, defs[best].text, best_count, false});
+    else
+      it->explained += best_count, it->reading += "; " + defs[best].text;
+  }
+  dg.unexplained = static_cast<uint64_t>(std::count(open.begin(), open.end(), 1));
+  if (dg.unexplained) {
+    const auto value = value_clause(f);
+    auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
+                           [&](const ClauseCharge& c) { return c.clause == value; });
+    if (it == dg.clauses.end()) dg.clauses.push_back({value, "", dg.unexplained, false});
+  }
+  return dg;
+}
+
+}  // namespace warpspec::vectors
