@@ -58,11 +58,16 @@ std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::Vect
 
 void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov,
                   const std::vector<vectors::Vector>& vs, std::ostream& os) {
-  std::size_t clauses = 0, covered = 0, muts = 0, killed = 0, vecs = 0, z3 = 0;
+  std::size_t clauses = 0, covered = 0, muts = 0, killed = 0, vecs = 0, z3 = 0, points = 0, hit = 0,
+              unreachable = 0;
   std::map<spec::FormId, std::size_t> witnesses;  // vectors found by Z3, per form
   for (const auto& v : vs) witnesses[v.instr.instr.form] += v.source == "witness";
+  auto ratio = [](std::size_t a, std::size_t b) {
+    return std::to_string(a) + "/" + std::to_string(b);
+  };
   os << std::left << std::setw(28) << "form" << std::right << std::setw(8) << "vectors"
      << std::setw(5) << "Z3" << std::setw(10) << "clauses" << std::setw(10) << "mutants"
+     << std::setw(13) << "coverpoints"
      << "  not covered\n";
   for (const auto& [form, c] : cov) {
     std::string missing;
@@ -72,22 +77,36 @@ void print_report(const std::map<spec::FormId, vectors::FormCoverage>& cov,
     for (auto m : c.mutants)
       if (std::find(c.killed.begin(), c.killed.end(), m) == c.killed.end())
         missing += " mutant:" + std::string(vectors::mutant_info(m).key);
+    for (auto p : c.coverpoints)
+      if (std::find(c.hit.begin(), c.hit.end(), p) == c.hit.end())
+        missing += " cp:" + std::string(vectors::coverpoint_info(p).key);
     os << std::left << std::setw(28) << spec::form_info(form).name << std::right << std::setw(8)
        << c.vectors << std::setw(5) << witnesses[form] << std::setw(10)
-       << (std::to_string(c.covered.size()) + "/" + std::to_string(c.clauses.size()))
-       << std::setw(10)
-       << (std::to_string(c.killed.size()) + "/" + std::to_string(c.mutants.size())) << " "
-       << (missing.empty() ? " -" : missing) << "\n";
+       << ratio(c.covered.size(), c.clauses.size()) << std::setw(10)
+       << ratio(c.killed.size(), c.mutants.size()) << std::setw(13)
+       << ratio(c.hit.size(), c.coverpoints.size()) << " " << (missing.empty() ? " -" : missing)
+       << "\n";
     clauses += c.clauses.size();
     covered += c.covered.size();
     muts += c.mutants.size();
     killed += c.killed.size();
+    points += c.coverpoints.size();
+    hit += c.hit.size();
+    unreachable += c.unreachable.size();
     vecs += c.vectors;
     z3 += witnesses[form];
   }
+  auto pct = [](std::size_t a, std::size_t b) { return b ? 100 * a / b : 100; };
   os << "total: " << vecs << " vectors (" << z3 << " Z3 witnesses); clauses covered " << covered
-     << "/" << clauses << " (" << (clauses ? 100 * covered / clauses : 100) << "%); mutants killed "
-     << killed << "/" << muts << " (" << (muts ? 100 * killed / muts : 100) << "%)\n";
+     << "/" << clauses << " (" << pct(covered, clauses) << "%); mutants killed " << killed << "/"
+     << muts << " (" << pct(killed, muts) << "%); coverpoints hit " << hit << "/" << points << " ("
+     << pct(hit, points) << "%)";
+  os << (unreachable ? "; " + std::to_string(unreachable) + " not reachable on the target:\n"
+                     : "\n");
+  for (const auto& [form, c] : cov)
+    for (const auto& u : c.unreachable)
+      os << "  " << spec::form_info(form).name << " " << vectors::coverpoint_info(u.id).key << ": "
+         << u.unreachable << "\n";
 }
 
 int print_mutants(const std::vector<vectors::Vector>& vs, spec::Target t, spec::PtxVersion p,
@@ -223,7 +242,7 @@ const bool registered = add_command(
        sub.add_option("--seed", o->seed, "Seed for the random states (same seed, same file)");
        sub.add_flag("--boundary", o->boundary, "Add every boundary design of each form");
        sub.add_flag("--report", o->report,
-                    "Print which clauses and mutants the vectors cover, per form");
+                    "Print which clauses, mutants and coverpoints the vectors cover, per form");
        sub.add_flag("--mutants", o->mutants,
                     "Run the mutant catalog against the vectors; exit 1 if one survives");
        sub.add_option("--in", o->in, "Use an existing vector file instead of generating one");
@@ -235,9 +254,11 @@ const bool registered = add_command(
                     "Find witnesses by seeded search only, without asking Z3 (the default when "
                     "warpspec is built without Z3)");
        sub.footer(
-           "The default suite is the smallest set found that kills every mutant in the catalog "
-           "and\n"
-           "covers every clause of each form; UB vectors come last, marked \"ub\": true.\n"
+           "The default suite is the smallest set found that kills every mutant in the catalog, "
+           "covers\n"
+           "every clause of each form and hits every reachable coverpoint (docs/vectors.md); UB "
+           "vectors\n"
+           "come last, marked \"ub\": true.\n"
            "Z3 witnesses come first (\"source\": \"witness\"): for each mutant and UB clause Z3 "
            "finds a\n"
            "state that shows it, replayed through the model; boundary designs and seeded random\n"

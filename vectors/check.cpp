@@ -380,8 +380,7 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
     os << "\nNo mismatch in the " << r.compared << " vectors compared (" << r.vectors
        << " in the file; UB vectors are not compared";
     if (skipped)
-      os << "; " << skipped
-         << " were skipped by the implementation, so their forms are not checked";
+      os << "; " << skipped << " were skipped by the implementation and not compared";
     os << ").\n";
     return os.str();
   }

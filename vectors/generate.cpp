@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "vectors/check.hpp"
+#include "vectors/designs.hpp"
 
 namespace warpspec::vectors {
 
@@ -309,6 +310,90 @@ Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
   return cur;
 }
 
+std::set<int> coverpoint_set(const Vector& v, const std::vector<Expected>& e, spec::Target t,
+                             spec::PtxVersion p) {
+  std::set<int> out;
+  for (auto c : coverpoints_hit(v, e, t, p)) out.insert(static_cast<int>(c));
+  return out;
+}
+
+// The coverpoint cover: the form's reachable coverpoints that the vectors kept so far leave are
+// searched among the candidates of the first cover, the coverpoint designs and, for what those
+// miss too, seeded random states of a stream of their own (so that the first cover does not
+// depend on this one). Greedy again: most new coverpoints first, then the smallest vector, each
+// shrunk while it keeps the coverpoints it was chosen for.
+void cover_coverpoints(FormId form, const std::vector<Candidate>& pool, std::vector<Vector>& chosen,
+                       std::vector<Vector>& chosen_ub, const GenOptions& opt) {
+  const auto t = opt.target;
+  const auto p = opt.ptx;
+  std::set<int> left;
+  for (const auto& target : coverpoint_targets_of(form, t)) left.insert(target.second);
+  for (const auto* list : {&chosen, &chosen_ub})
+    for (const auto& v : *list)
+      if (v.instr.instr.form == form)
+        for (auto c : coverpoint_set(v, expected(v, t, p), t, p)) left.erase(c);
+  if (left.empty()) return;
+  struct Point {
+    Vector v;
+    std::vector<Expected> e;
+    std::set<int> hits;
+  };
+  std::vector<Point> cands;
+  std::set<int> reached;
+  auto add = [&](Vector v, std::vector<Expected> e) {
+    auto h = coverpoint_set(v, e, t, p);
+    bool useful = false;
+    for (auto c : h)
+      if (left.count(c)) {
+        useful = true;
+        reached.insert(c);
+      }
+    if (useful) cands.push_back({std::move(v), std::move(e), std::move(h)});
+  };
+  for (const auto& c : pool) add(c.v, c.e);
+  const auto ins = cover_instructions(form);
+  for (const auto& in : ins)
+    for (auto& rounds : cover_designs(in)) {
+      auto v = make_vector(in, std::move(rounds), "boundary");
+      auto e = expected(v, t, p);
+      add(std::move(v), std::move(e));
+    }
+  std::mt19937_64 rng(opt.seed * 0xbf58476d1ce4e5b9ull + static_cast<uint64_t>(form) + 1);
+  for (const int id : left) {
+    if (reached.count(id)) continue;
+    for (int tries = 0; tries < 4000 && !reached.count(id); ++tries) {
+      const auto& in = ins[rng() % ins.size()];
+      std::vector<Round> rounds{random_round(in, rng, true)};
+      if (coin(rng, 0.3)) rounds.push_back(random_round(in, rng, false));
+      auto v = make_vector(in, std::move(rounds), "random");
+      auto e = expected(v, t, p);
+      add(std::move(v), std::move(e));
+    }
+  }
+  while (!left.empty()) {
+    const Point* best = nullptr;
+    std::size_t best_gain = 0;
+    for (const auto& c : cands) {
+      std::size_t gain = 0;
+      for (auto h : c.hits) gain += left.count(h);
+      if (gain > best_gain ||
+          (gain == best_gain && gain > 0 && vector_size(c.v) < vector_size(best->v))) {
+        best = &c;
+        best_gain = gain;
+      }
+    }
+    if (!best) break;
+    std::set<int> gained;
+    for (auto h : best->hits)
+      if (left.erase(h)) gained.insert(h);
+    auto small = shrink(best->v, [&](const Vector& x) {
+      const auto h = coverpoint_set(x, expected(x, t, p), t, p);
+      return std::includes(h.begin(), h.end(), gained.begin(), gained.end());
+    });
+    (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
+  }
+}
+
 }  // namespace
 
 Round random_round(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
@@ -354,6 +439,13 @@ std::set<CoverTarget> targets_of(FormId form, spec::Target t) {
   return out;
 }
 
+std::set<CoverTarget> coverpoint_targets_of(FormId form, spec::Target t) {
+  std::set<CoverTarget> out;
+  for (const auto& c : coverpoints_of(form, t))
+    if (c.unreachable.empty()) out.insert({kTargetCoverpoint, static_cast<int>(c.id)});
+  return out;
+}
+
 std::set<CoverTarget> covers_of(const Vector& v, spec::Target t, spec::PtxVersion p) {
   return make_candidate(v, t, p).covers;
 }
@@ -388,6 +480,8 @@ std::map<FormId, FormCoverage> coverage_of(const std::vector<Vector>& vectors, s
     for (auto c : covered_clauses(v, t, p))
       if (std::find(fc.covered.begin(), fc.covered.end(), c) == fc.covered.end())
         fc.covered.push_back(c);
+    for (auto c : coverpoints_hit(v, e, t, p))
+      if (std::find(fc.hit.begin(), fc.hit.end(), c) == fc.hit.end()) fc.hit.push_back(c);
   }
   for (auto& [form, fc] : cov) {
     const auto targets = targets_of(form, t);
@@ -402,6 +496,14 @@ std::map<FormId, FormCoverage> coverage_of(const std::vector<Vector>& vectors, s
     std::erase_if(fc.killed, [&](MutantId m) { return !targets.count({0, static_cast<int>(m)}); });
     std::sort(fc.killed.begin(), fc.killed.end());
     std::sort(fc.covered.begin(), fc.covered.end());
+    for (const auto& c : coverpoints_of(form, t))
+      (c.unreachable.empty() ? fc.coverpoints.push_back(c.id) : fc.unreachable.push_back(c));
+    // A coverpoint that cannot be hit on the target is not counted, even where a vector shows
+    // the situation (it would be undefined there).
+    std::erase_if(fc.hit, [&](CoverpointId c) {
+      return std::find(fc.coverpoints.begin(), fc.coverpoints.end(), c) == fc.coverpoints.end();
+    });
+    std::sort(fc.hit.begin(), fc.hit.end());
   }
   return cov;
 }
@@ -541,6 +643,7 @@ Suite generate(const GenOptions& opt) {
       });
       (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
     }
+    cover_coverpoints(form, pool, chosen, chosen_ub, opt);
     if (opt.boundary)
       for (const auto& in : instructions_for(form))
         for (auto& rounds : boundary(in)) extra.push_back(make_vector(in, rounds, "boundary"));

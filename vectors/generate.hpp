@@ -2,7 +2,8 @@
 // Building conformance suites: candidate states per form (boundary designs and seeded random
 // states that lean to the corners), the mutants and clauses each candidate covers, and a greedy
 // cover that keeps as few vectors as possible while killing every applicable mutant and making
-// every reachable UB clause fire.
+// every reachable UB clause fire; then a second cover that hits every reachable coverpoint
+// (vectors/coverpoints.hpp) the first one left.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -10,14 +11,18 @@
 #include <set>
 #include <vector>
 
+#include "vectors/coverpoints.hpp"
 #include "vectors/mutants.hpp"
 #include "vectors/vector.hpp"
 
 namespace warpspec::vectors {
 
-/// A target of a suite: a mutant to kill (first 0, second the MutantId) or a clause to cover
-/// (first 1, second the ClauseId).
+/// A target of a suite: a mutant to kill (first 0, second the MutantId), a clause to cover
+/// (first 1, second the ClauseId) or a coverpoint to hit (first 2, second the CoverpointId).
 using CoverTarget = std::pair<int, int>;
+
+/// The kinds of cover target (`CoverTarget::first`).
+inline constexpr int kTargetMutant = 0, kTargetClause = 1, kTargetCoverpoint = 2;
 
 /// Finds witnesses for a form: vectors that show some of its targets (see checker/witness.hpp,
 /// which asks Z3). Called once per form, for several forms at once on different threads, so it
@@ -41,10 +46,13 @@ struct GenOptions {
 
 /// Coverage of one form by a suite.
 struct FormCoverage {
-  std::vector<spec::ClauseId> clauses;  ///< every clause of the form
-  std::vector<spec::ClauseId> covered;  ///< clauses the suite covers
-  std::vector<MutantId> mutants;        ///< mutants that apply to the form
-  std::vector<MutantId> killed;         ///< mutants some vector of the suite kills
+  std::vector<spec::ClauseId> clauses;      ///< every clause of the form
+  std::vector<spec::ClauseId> covered;      ///< clauses the suite covers
+  std::vector<MutantId> mutants;            ///< mutants that apply to the form
+  std::vector<MutantId> killed;             ///< mutants some vector of the suite kills
+  std::vector<CoverpointId> coverpoints;    ///< the coverpoints that can be hit on the target
+  std::vector<CoverpointId> hit;            ///< those some vector of the suite hits
+  std::vector<FormCoverpoint> unreachable;  ///< listed for the form, but not hittable there (why)
   std::size_t vectors = 0;
 };
 
@@ -74,8 +82,12 @@ std::map<spec::FormId, FormCoverage> coverage_of(const std::vector<Vector>& vect
 /// observed there.
 std::set<CoverTarget> targets_of(spec::FormId form, spec::Target t);
 
-/// The targets a vector shows: mutants it kills, clauses it covers.
+/// The targets a vector shows: mutants it kills, clauses it covers (coverpoints are apart: see
+/// `coverpoints_hit`).
 std::set<CoverTarget> covers_of(const Vector& v, spec::Target t, spec::PtxVersion p);
+
+/// The coverpoints of a form that some vector can hit on the target, as cover targets.
+std::set<CoverTarget> coverpoint_targets_of(spec::FormId form, spec::Target t);
 
 /// A smaller vector (fewer live lanes, zero operands) that still shows every target in `need`.
 Vector shrink_keeping(const Vector& v, const std::set<CoverTarget>& need, spec::Target t,

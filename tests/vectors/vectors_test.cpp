@@ -56,7 +56,8 @@ TEST(Suite, DefaultSuiteCoversEveryClauseAndKillsEveryMutantOnSm90) {
   for (const auto& f : spec::kForms)
     forms += spec::check_availability(f.avail, spec::kDefaultTarget, spec::kLatestPtx).available;
   EXPECT_EQ(s.coverage.size(), forms);
-  EXPECT_LT(s.vectors.size(), 6 * forms) << "the default suite should stay small";
+  // A few vectors per form for the mutants and clauses, and a few more for the coverpoints.
+  EXPECT_LT(s.vectors.size(), 12 * forms) << "the default suite should stay small";
 }
 
 TEST(Suite, CoversTheF32FormsOnSm100aAndTheConvergenceRulesOnSm60) {

@@ -1,0 +1,562 @@
+// Coverpoints: every predicate says yes on a hand-made state that shows its situation and no on
+// one that just misses it; UB coverpoints only on UB vectors; the default suites (without Z3, with
+// Z3, and the kept sm_90 file) hit every reachable coverpoint of every form; every coverpoint a
+// form lists but cannot reach carries its reason, and no random state reaches it.
+#include "vectors/coverpoints.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+
+#include "vectors/designs.hpp"
+#include "vectors/format.hpp"
+#include "vectors/generate.hpp"
+#ifdef WARPSPEC_HAVE_CHECKER
+#include "checker/witness.hpp"
+#endif
+
+namespace warpspec::vectors {
+namespace {
+
+using model::LaneStatus;
+
+// ---------------------------------------------------------------- hand-made states
+
+// A warp whose lanes are alive but inactive until told otherwise.
+struct WarpB {
+  model::Warp w = [] {
+    model::Warp x = model::make_warp(0);
+    for (unsigned i = 0; i < 32; ++i) model::set_status(x, i, LaneStatus::Inactive);
+    return x;
+  }();
+  WarpB& run(uint32_t lanes, uint32_t mask) {
+    for (unsigned i = 0; i < 32; ++i)
+      if ((lanes >> i) & 1u) {
+        model::set_status(w, i, LaneStatus::Executes);
+        w.mask[i] = mask;
+      }
+    return *this;
+  }
+  WarpB& exit(uint32_t lanes) {
+    for (unsigned i = 0; i < 32; ++i)
+      if ((lanes >> i) & 1u) model::set_status(w, i, LaneStatus::Exited);
+    return *this;
+  }
+  WarpB& mask_at(unsigned lane, uint32_t m) {
+    w.mask[lane] = m;
+    return *this;
+  }
+  // Operands cycling through `xs` over the lanes.
+  WarpB& vals(std::vector<uint64_t> xs) {
+    for (unsigned i = 0; i < 32; ++i) w.a[i] = xs[i % xs.size()];
+    return *this;
+  }
+  WarpB& a(const std::function<uint64_t(unsigned)>& f) {
+    for (unsigned i = 0; i < 32; ++i) w.a[i] = f(i);
+    return *this;
+  }
+  WarpB& a_at(unsigned lane, uint64_t x) {
+    w.a[lane] = x;
+    return *this;
+  }
+  WarpB& site(uint32_t lanes, uint32_t s) {
+    for (unsigned i = 0; i < 32; ++i)
+      if ((lanes >> i) & 1u) w.site[i] = s;
+    return *this;
+  }
+};
+
+WarpB full() {
+  return WarpB{}.run(~0u, ~0u);
+}
+WarpB lanes(uint32_t l) {
+  return WarpB{}.run(l, l);
+}
+
+// A block of n threads that all arrive with predicate `pred`.
+struct CtaB {
+  model::Cta c;
+  explicit CtaB(std::size_t n, uint32_t pred = 1) : c(model::make_cta(n)) {
+    for (auto& p : c.pred) p = pred;
+  }
+  CtaB& exit(std::size_t t, uint32_t stale = 0) {
+    c.exited[t] = true;
+    c.arrive[t] = false;
+    c.pred[t] = stale;
+    return *this;
+  }
+  CtaB& exit_all_but(std::size_t keep) {
+    for (std::size_t t = 0; t < c.arrive.size(); ++t)
+      if (t != keep) exit(t);
+    return *this;
+  }
+  CtaB& missing(std::size_t t) {
+    c.arrive[t] = false;
+    return *this;
+  }
+  CtaB& pred(std::size_t t, uint32_t p) {
+    c.pred[t] = p;
+    return *this;
+  }
+};
+
+Vector make(const std::string& text, std::vector<Round> rounds) {
+  Vector v;
+  v.instr = std::get<spec::ParsedInstr>(spec::parse_instruction(text));
+  v.rounds = std::move(rounds);
+  return v;
+}
+Vector warp(const std::string& text, std::initializer_list<WarpB> rounds) {
+  std::vector<Round> rs;
+  for (const auto& r : rounds) rs.push_back(Round{r.w, {}});
+  return make(text, rs);
+}
+Vector block(const std::string& text, std::initializer_list<CtaB> rounds) {
+  std::vector<Round> rs;
+  for (const auto& r : rounds) rs.push_back(Round{{}, r.c});
+  return make(text, rs);
+}
+
+const std::string kAddU = "redux.sync.add.u32 d, a, m;", kAddS = "redux.sync.add.s32 d, a, m;",
+                  kMinU = "redux.sync.min.u32 d, a, m;", kMaxU = "redux.sync.max.u32 d, a, m;",
+                  kAnd = "redux.sync.and.b32 d, a, m;", kOr = "redux.sync.or.b32 d, a, m;",
+                  kXor = "redux.sync.xor.b32 d, a, m;", kAny32 = "match.any.sync.b32 d, a, m;",
+                  kAny64 = "match.any.sync.b64 d, a, m;", kAll32 = "match.all.sync.b32 d|p, a, m;",
+                  kVAll = "vote.sync.all.pred d, a, m;", kVAllN = "vote.sync.all.pred d, !a, m;",
+                  kVAny = "vote.sync.any.pred d, a, m;", kVUni = "vote.sync.uni.pred d, a, m;",
+                  kBallot = "vote.sync.ballot.b32 d, a, m;",
+                  kBallotN = "vote.sync.ballot.b32 d, !a, m;", kSync = "bar.warp.sync m;",
+                  kBar = "bar.sync 0;", kPopc = "bar.red.popc.u32 d, 0, a;",
+                  kPopcN = "bar.red.popc.u32 d, 0, !a;", kBAnd = "bar.red.and.pred d, 0, a;",
+                  kMinF = "redux.sync.min.f32 d, a, m;", kMaxF = "redux.sync.max.f32 d, a, m;",
+                  kMaxAbsF = "redux.sync.max.abs.f32 d, a, m;";
+
+constexpr uint64_t kOne = 0x3f800000u, kNan = 0x7fc00001u;
+constexpr spec::Target kSm90 = spec::kDefaultTarget, kSm100a{100, 'a'}, kSm60{60, 0};
+
+struct Case {
+  std::string key;
+  Vector v;
+  bool hit;
+  spec::Target target = kSm90;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  auto yes = [&](std::string k, Vector v, spec::Target t = kSm90) {
+    c.push_back({std::move(k), std::move(v), true, t});
+  };
+  auto no = [&](std::string k, Vector v, spec::Target t = kSm90) {
+    c.push_back({std::move(k), std::move(v), false, t});
+  };
+  const auto ub_mismatch = full().mask_at(3, 0x0000ffffu);
+  const auto ub_self = full().mask_at(0, 0xfffffffeu);
+  const auto ub_absent = WarpB{}.run(0x0000ffffu, ~0u);
+
+  yes("mask.full", warp(kAddU, {full()}));
+  no("mask.full", warp(kAddU, {lanes(0xffff)}));
+  no("mask.full", warp(kAddU, {ub_self}));  // a UB vector shows no defined situation
+  yes("mask.one_lane", warp(kAddU, {lanes(1u << 5)}));
+  no("mask.one_lane", warp(kAddU, {full()}));
+  yes("mask.lane31_alone", warp(kSync, {lanes(0x80000000u)}));
+  no("mask.lane31_alone", warp(kSync, {lanes(1u << 5)}));
+  yes("mask.contiguous_low", warp(kAddU, {lanes(0xffff)}));
+  no("mask.contiguous_low", warp(kAddU, {lanes(0xffff0000u)}));
+  no("mask.contiguous_low", warp(kAddU, {full()}));
+  yes("mask.contiguous_high", warp(kAddU, {lanes(0xffff0000u)}));
+  no("mask.contiguous_high", warp(kAddU, {lanes(0xffff)}));
+  no("mask.contiguous_high", warp(kAddU, {lanes(0x80000000u)}));
+  yes("mask.contiguous_middle", warp(kAddU, {lanes(0x00ffff00u)}));
+  no("mask.contiguous_middle", warp(kAddU, {lanes(0x0000ffffu)}));
+  yes("mask.holes", warp(kAddU, {lanes(0x55555555u)}));
+  no("mask.holes", warp(kAddU, {lanes(0x00ffff00u)}));
+  yes("mask.two_groups", warp(kAddU, {WarpB{}.run(0xffff, 0xffff).run(0xffff0000u, 0xffff0000u)}));
+  no("mask.two_groups", warp(kAddU, {full()}));
+  yes("mask.differs_between_lanes", warp(kAddU, {ub_mismatch}));
+  no("mask.differs_between_lanes", warp(kAddU, {full()}));
+  no("mask.differs_between_lanes", warp(kAddU, {ub_absent}));
+  yes("mask.self_missing", warp(kAddU, {ub_self}));
+  no("mask.self_missing", warp(kAddU, {ub_absent}));
+  yes("mask.names_absent_lane", warp(kAddU, {ub_absent}));
+  no("mask.names_absent_lane", warp(kAddU, {ub_mismatch}));
+
+  yes("status.exited_in_mask", warp(kAddU, {full().exit(0xf0000000u)}));
+  no("status.exited_in_mask", warp(kAddU, {lanes(0xffff0000u).exit(0xffff)}));
+  yes("status.exited_outside_mask", warp(kAddU, {lanes(0xffff0000u).exit(0xffff)}));
+  no("status.exited_outside_mask", warp(kAddU, {full().exit(0xf0000000u)}));
+  yes("status.inactive", warp(kAddU, {lanes(0xffff)}));
+  no("status.inactive", warp(kAddU, {full().exit(0xffff0000u)}));
+  yes("status.all_execute", warp(kAddU, {full()}));
+  no("status.all_execute", warp(kAddU, {full().exit(1)}));
+  yes("status.sole_survivor", warp(kAddU, {WarpB{}.run(1u << 17, ~0u).exit(~(1u << 17))}));
+  no("status.sole_survivor", warp(kAddU, {lanes(1u << 17)}));
+  // On sm_6x a __syncwarp mask that names an exited lane is undefined.
+  yes("status.exited_in_mask", warp(kSync, {full().exit(1)}), kSm90);
+  no("status.exited_in_mask", warp(kSync, {full().exit(1)}), kSm60);
+
+  yes("result.participants_exclude_lane0", warp(kAddU, {lanes(0xffff0000u)}));
+  no("result.participants_exclude_lane0", warp(kAddU, {full()}));
+  yes("result.participants_exclude_lane0", warp(kAddU, {full().exit(1)}));
+  no("result.participants_exclude_lane0", warp(kAddU, {full().exit(2)}));
+  yes("result.participants_exclude_lane31", warp(kAddU, {lanes(0xffff)}));
+  no("result.participants_exclude_lane31", warp(kAddU, {full()}));
+  yes("result.one_participant", warp(kVAll, {WarpB{}.run(1u << 17, ~0u).exit(~(1u << 17))}));
+  no("result.one_participant", warp(kVAll, {lanes(0x3)}));
+  yes("status.exited_operand_matters", warp(kAddU, {full().vals({1}).exit(0xf0000000u)}));
+  no("status.exited_operand_matters",
+     warp(kAddU, {full().a([](unsigned i) { return i < 28 ? 1 : 0; }).exit(0xf0000000u)}));
+  yes("status.exited_operand_matters", warp(kAll32, {full().vals({1}).exit(1)}));
+  no("status.exited_operand_matters", warp(kAll32, {lanes(0xfffe).vals({1}).exit(1)}));
+
+  yes("a.all_equal", warp(kAddU, {full().vals({7})}));
+  no("a.all_equal", warp(kAddU, {full().a([](unsigned i) { return i; })}));
+  no("a.all_equal", warp(kAddU, {lanes(1u << 4).vals({7})}));  // one lane: nothing to compare
+  yes("a.two_classes", warp(kAddU, {full().vals({1, 2})}));
+  no("a.two_classes", warp(kAddU, {full().vals({1, 2, 3})}));
+  no("a.two_classes", warp(kAddU, {full().vals({2}).a_at(0, 1)}));
+  yes("a.more_than_16_distinct", warp(kAny32, {full().a([](unsigned i) { return i % 17; })}));
+  no("a.more_than_16_distinct", warp(kAny32, {full().a([](unsigned i) { return i % 16; })}));
+  yes("a.32_distinct", warp(kAny32, {full().a([](unsigned i) { return i; })}));
+  no("a.32_distinct", warp(kAny32, {full().a([](unsigned i) { return i % 31; })}));
+  no("a.32_distinct", warp(kAny32, {lanes(0x7fffffffu).a([](unsigned i) { return i; })}));
+  yes("a.signed_boundaries",
+      warp(kAddS, {full().vals({0, 0xffffffffu, 0x80000000u, 0x7fffffffu})}));
+  no("a.signed_boundaries", warp(kAddS, {full().vals({0, 0xffffffffu, 0x80000000u})}));
+  yes("a.signed_boundaries", warp(kAny64, {full().vals({0, ~0ull, 1ull << 63, (1ull << 63) - 1})}));
+  no("a.signed_boundaries",
+     warp(kAny64, {full().vals({0, 0xffffffffu, 0x80000000u, 0x7fffffffu})}));
+  yes("a.low_bits_agree", warp(kXor, {full().vals({0x1234, 0x11234})}));
+  no("a.low_bits_agree", warp(kXor, {full().vals({0x1234, 0x1235})}));
+  yes("a.sign_bit_only", warp(kMaxU, {full().vals({5, 0x80000005u})}));
+  no("a.sign_bit_only", warp(kMaxU, {full().vals({5, 0x80000004u})}));
+  yes("a.sign_bit_only", warp(kAny64, {full().vals({5, 0x8000000000000005ull})}));
+  no("a.sign_bit_only", warp(kAny64, {full().vals({5, 0x80000005u})}));
+  yes("a.b64_equal_low_differ_high", warp(kAny64, {full().vals({7, 7 | 1ull << 32})}));
+  no("a.b64_equal_low_differ_high", warp(kAny64, {full().vals({7, 8})}));
+  yes("a.b64_equal_high_differ_low", warp(kAny64, {full().vals({7ull << 32, 7ull << 32 | 1})}));
+  no("a.b64_equal_high_differ_low", warp(kAny64, {full().vals({7, 7 | 1ull << 32})}));
+  yes("a.nan_bits_equal", warp(kAny32, {full().vals({kNan})}));
+  no("a.nan_bits_equal", warp(kAny32, {full().a([](unsigned i) { return kNan + i; })}));
+  yes("a.nan_bits_equal", warp(kAny64, {full().vals({0x7ff8000000000001ull})}));
+  no("a.nan_bits_equal", warp(kAny64, {full().vals({kNan})}));  // not a double NaN
+  yes("a.signed_zeros", warp(kAny32, {full().vals({0, 0x80000000u})}));
+  no("a.signed_zeros", warp(kAny32, {full().vals({0, 1})}));
+  yes("a.signed_zeros", warp(kMinF, {full().vals({0, 0x80000000u})}), kSm100a);
+  no("a.signed_zeros", warp(kMinF, {full().vals({0x80000000u})}), kSm100a);
+
+  yes("result.any_self_only", warp(kAny32, {full().vals({1}).a_at(5, 9)}));
+  no("result.any_self_only", warp(kAny32, {full().vals({1})}));
+  no("result.any_self_only", warp(kAny32, {lanes(1u << 5)}));
+  yes("result.any_three_classes", warp(kAny32, {full().vals({1, 2, 3})}));
+  no("result.any_three_classes", warp(kAny32, {full().vals({1, 2})}));
+  yes("result.all_agree", warp(kAll32, {full().vals({4})}));
+  no("result.all_agree", warp(kAll32, {full().vals({1, 2})}));
+  no("result.all_agree", warp(kAll32, {lanes(1u << 5)}));
+  yes("result.all_differ", warp(kAll32, {full().vals({1, 2})}));
+  no("result.all_differ", warp(kAll32, {full().vals({4})}));
+
+  yes("a.mixed_predicates", warp(kVAll, {full().vals({0, 1})}));
+  no("a.mixed_predicates", warp(kVAll, {full().vals({1})}));
+  yes("result.true", warp(kVAll, {full().vals({1})}));
+  no("result.true", warp(kVAll, {full().vals({0, 1})}));
+  yes("result.true", block(kBAnd, {CtaB(64, 1)}));
+  no("result.true", block(kBAnd, {CtaB(64, 1).pred(3, 0)}));
+  yes("result.false", warp(kVAny, {full().vals({0})}));
+  no("result.false", warp(kVAny, {full().vals({0, 1})}));
+  yes("result.ballot_empty", warp(kBallot, {full().vals({0})}));
+  yes("result.ballot_empty", warp(kBallotN, {full().vals({1})}));
+  no("result.ballot_empty", warp(kBallot, {full().vals({1})}));
+  yes("result.ballot_full", warp(kBallot, {full().vals({1})}));
+  no("result.ballot_full", warp(kBallot, {full().vals({1}).a_at(31, 0)}));
+  yes("result.ballot_bit31", warp(kBallot, {full().a([](unsigned i) { return i == 31; })}));
+  no("result.ballot_bit31", warp(kBallot, {full().vals({1})}));
+  no("result.ballot_bit31", warp(kBallot, {full().a([](unsigned i) { return i == 0; })}));
+  const auto uni_exited = [](uint64_t stale) {
+    return full().exit(0xf0000000u).a([=](unsigned i) { return i < 28 ? 1 : stale; });
+  };
+  yes("result.uni_true_with_exited_in_mask", warp(kVUni, {uni_exited(0)}));
+  no("result.uni_true_with_exited_in_mask", warp(kVUni, {uni_exited(1)}));
+  no("result.uni_true_with_exited_in_mask",
+     warp(kVUni, {full().exit(0xf0000000u).a([](unsigned i) { return i < 28 ? i % 2 : 0; })}));
+  yes("instr.negated", warp(kVAllN, {full().vals({1})}));
+  no("instr.negated", warp(kVAll, {full().vals({1})}));
+  yes("instr.negated", block(kPopcN, {CtaB(32)}));
+  no("instr.negated", block(kPopc, {CtaB(32)}));
+
+  yes("result.add_wraps", warp(kAddU, {full().vals({0xffffffffu})}));
+  no("result.add_wraps", warp(kAddS, {full().vals({0xffffffffu})}));  // -32 fits an int32
+  yes("result.add_wraps", warp(kAddS, {full().vals({0x7fffffffu})}));
+  no("result.add_wraps", warp(kAddS, {full().vals({0x7fffffffu, 0x80000001u})}));
+  no("result.add_wraps", warp(kAddU, {full().vals({1})}));
+  yes("result.minmax_sign_matters", warp(kMinU, {full().vals({5, 0xfffffff0u})}));
+  no("result.minmax_sign_matters", warp(kMinU, {full().vals({5, 6})}));
+  yes("result.at_identity", warp(kMinU, {full().vals({0xffffffffu})}));
+  no("result.at_identity", warp(kMinU, {full().vals({5})}));
+  yes("result.at_identity", warp(kAnd, {full().vals({0xffffffffu})}));
+  no("result.at_identity", warp(kAnd, {full().vals({1})}));
+  no("result.at_identity", warp(kAnd, {lanes(1u << 3).vals({0xffffffffu})}));  // one lane alone
+  yes("result.winner_last_lane_only", warp(kMaxU, {full().a([](unsigned i) { return i; })}));
+  no("result.winner_last_lane_only", warp(kMaxU, {full().a([](unsigned i) { return 31 - i; })}));
+  no("result.winner_last_lane_only", warp(kMaxU, {full().a([](unsigned i) { return i / 2; })}));
+  // Magnitudes growing with the lane, odd lanes negative: with .abs lane 31 wins, without it
+  // lane 30 does.
+  const auto growing = full().a([](unsigned i) -> uint64_t {
+    return (i % 2 ? 0x80000000u : 0u) | (0x3f800000u + (i << 20));
+  });
+  yes("result.winner_last_lane_only", warp(kMaxAbsF, {growing}), kSm100a);
+  no("result.winner_last_lane_only", warp(kMaxF, {growing}), kSm100a);
+  yes("result.bitwise_new_value", warp(kOr, {full().vals({3, 6})}));
+  no("result.bitwise_new_value", warp(kOr, {full().vals({1, 3})}));
+  yes("result.and_zero_from_nonzero", warp(kAnd, {full().vals({1, 2})}));
+  no("result.and_zero_from_nonzero", warp(kAnd, {full().vals({0, 1})}));
+  yes("result.xor_zero_from_nonzero", warp(kXor, {full().vals({5})}));
+  no("result.xor_zero_from_nonzero", warp(kXor, {lanes(0x7fffffffu).vals({5})}));
+  no("result.xor_zero_from_nonzero", warp(kXor, {full().vals({0})}));
+
+  auto f32 = [&](bool expect, const std::string& key, const std::string& text, WarpB w) {
+    c.push_back({key, warp(text, {w}), expect, kSm100a});
+  };
+  f32(true, "a.nan_payload", kMinF, full().vals({0x7fc00123u, kOne}));
+  f32(false, "a.nan_payload", kMinF, full().vals({0x7fffffffu, kOne}));
+  f32(true, "a.negative_nan", kMinF, full().vals({0xffc00000u, kOne}));
+  f32(false, "a.negative_nan", kMinF, full().vals({0x7fc00000u, 0xbf800000u}));
+  f32(true, "a.all_nan", kMinF, full().vals({kNan, 0xffc00002u}));
+  f32(false, "a.all_nan", kMinF, full().vals({kNan, kOne}));
+  f32(false, "a.all_nan", kMinF, lanes(1u << 5).vals({kNan}));
+  f32(true, "a.nan_among_numbers", kMinF, full().vals({kNan, kOne}));
+  f32(false, "a.nan_among_numbers", kMinF, full().vals({kNan}));
+  f32(true, "a.infinity", kMinF, full().vals({0xff800000u, kOne}));
+  f32(false, "a.infinity", kMinF, full().vals({0x7f800001u, kOne}));
+  f32(true, "a.subnormal", kMinF, full().vals({1, kOne}));
+  f32(false, "a.subnormal", kMinF, full().vals({0x00800000u, 0}));
+  f32(true, "a.negative_numbers", kMinF, full().vals({0xbf800000u}));
+  f32(false, "a.negative_numbers", kMinF, full().vals({0x80000000u, 0xffc00000u}));
+  f32(true, "result.zero_sign_decides", kMinF, full().vals({0, 0x80000000u}));
+  f32(false, "result.zero_sign_decides", kMinF, full().vals({0, 0x80000000u, 0xbf800000u}));
+  f32(true, "result.abs_changes_answer", kMaxAbsF, full().vals({0xc0400000u, 0x40000000u}));
+  f32(false, "result.abs_changes_answer", kMaxAbsF, full().vals({kOne, 0x40000000u}));
+  f32(true, "result.nan_qualifier_decides", kMinF, full().vals({kNan, kOne}));
+  f32(false, "result.nan_qualifier_decides", kMinF, full().vals({kOne, 0x40000000u}));
+
+  for (std::size_t n : {32, 33, 64, 96, 256, 1024}) {
+    const auto key = "block.threads_" + std::to_string(n);
+    yes(key, block(kBar, {CtaB(n)}));
+    no(key, block(kBar, {CtaB(n == 32 ? 48 : n - 1)}));
+  }
+  yes("block.partial_last_warp", block(kBar, {CtaB(33)}));
+  no("block.partial_last_warp", block(kBar, {CtaB(64)}));
+  yes("block.all_arrive", block(kBar, {CtaB(64)}));
+  no("block.all_arrive", block(kBar, {CtaB(64).exit(5)}));
+  yes("block.exited_in_every_warp", block(kBar, {CtaB(64).exit(31).exit(63)}));
+  no("block.exited_in_every_warp", block(kBar, {CtaB(64).exit(31)}));
+  yes("block.exited_in_every_warp", block(kBar, {CtaB(33).exit(0).exit(32)}));
+  yes("block.one_arrives", block(kBar, {CtaB(64).exit_all_but(7)}));
+  auto two_arrive = CtaB(64).exit_all_but(7);
+  two_arrive.c.exited[8] = false;
+  two_arrive.c.arrive[8] = true;
+  no("block.one_arrives", block(kBar, {two_arrive}));
+  no("block.one_arrives", block(kBar, {CtaB(64).exit_all_but(7).exit(7)}));
+  auto none_arrive = CtaB(64);
+  for (std::size_t t = 0; t < 64; ++t) none_arrive.missing(t);
+  yes("block.none_arrive", block(kBar, {none_arrive}));
+  no("block.none_arrive", block(kBar, {CtaB(64).missing(1)}));
+  no("block.none_arrive", block(kBar, {CtaB(64).exit_all_but(0).exit(0)}));  // all exited
+  yes("block.thread_missing", block(kBar, {CtaB(64).missing(1)}));
+  no("block.thread_missing", block(kBar, {none_arrive}));
+  yes("block.exited_pred_matters", block(kBAnd, {CtaB(64, 1).exit(5, 0)}));
+  no("block.exited_pred_matters", block(kBAnd, {CtaB(64, 1).exit(5, 1)}));
+  yes("block.pred_not_bool", block(kPopc, {CtaB(32, 1).pred(0, 2)}));
+  no("block.pred_not_bool", block(kPopc, {CtaB(32, 1).pred(0, 0)}));
+  no("block.pred_not_bool", block(kPopc, {CtaB(32, 1).exit(0, 2)}));  // exited: not passed
+  yes("block.pred_even_nonzero", block(kPopc, {CtaB(32, 0x80000000u)}));
+  no("block.pred_even_nonzero", block(kPopc, {CtaB(32, 3)}));
+  yes("block.count_above_255", block(kPopc, {CtaB(256, 1)}));
+  no("block.count_above_255", block(kPopc, {CtaB(256, 1).pred(0, 0)}));
+  yes("result.count_zero", block(kPopc, {CtaB(64, 0)}));
+  no("result.count_zero", block(kPopc, {CtaB(64, 0).pred(9, 1)}));
+  yes("result.count_all", block(kPopc, {CtaB(64, 1)}));
+  no("result.count_all", block(kPopc, {CtaB(32, 1)}));
+  no("result.count_all", block(kPopc, {CtaB(64, 1).pred(9, 0)}));
+
+  yes("seq.two_rounds_stale_would_show",
+      warp(kBallot, {full().vals({1}), lanes(0xffff).vals({0, 1})}));
+  no("seq.two_rounds_stale_would_show", warp(kBallot, {full().vals({1}), full().vals({1})}));
+  no("seq.two_rounds_stale_would_show", warp(kBallot, {full().vals({1})}));
+  yes("seq.two_rounds_stale_would_show", block(kPopc, {CtaB(64, 1), CtaB(64, 0)}));
+  no("seq.two_rounds_stale_would_show", block(kPopc, {CtaB(64, 1), CtaB(64, 1)}));
+  yes("seq.mask_changes", warp(kSync, {full(), lanes(0xffff)}));
+  no("seq.mask_changes", warp(kSync, {full(), full()}));
+  yes("seq.call_site_split", warp(kAddU, {full().site(0xffff0000u, 1)}));
+  no("seq.call_site_split", warp(kAddU, {full()}));
+  no("seq.call_site_split",
+     warp(kAddU, {WarpB{}.run(0xffff, 0xffff).run(0xffff0000u, 0xffff0000u).site(0xffff0000u, 1)}));
+  // On sm_6x split call sites are undefined: the defined coverpoint is not hit there.
+  yes("seq.call_site_split", warp(kVAll, {full().site(0xffff0000u, 1)}), kSm90);
+  no("seq.call_site_split", warp(kVAll, {full().site(0xffff0000u, 1)}), kSm60);
+  return c;
+}
+
+TEST(Coverpoints, EveryPredicateIsRightOnHandMadeStates) {
+  for (const auto& c : cases()) {
+    const auto id = find_coverpoint(c.key);
+    ASSERT_TRUE(id) << c.key;
+    const auto ptx = spec::kLatestPtx;
+    ASSERT_TRUE(in_scope(coverpoint_info(*id).scope, c.v.instr.instr.form))
+        << c.key << " is not listed for " << c.v.instr.text;
+    const auto e = expected(c.v, c.target, ptx);
+    EXPECT_EQ(hits(*id, c.v, e, c.target, ptx), c.hit)
+        << c.key << " on " << c.v.instr.text << " (" << spec::to_string(c.target) << ")";
+    // The list of hits says the same as the single question.
+    const auto all = coverpoints_hit(c.v, e, c.target, ptx);
+    EXPECT_EQ(std::find(all.begin(), all.end(), *id) != all.end(), c.hit) << c.key;
+  }
+}
+
+TEST(Coverpoints, EveryCoverpointHasATrueAndAFalseHandMadeCase) {
+  std::map<std::string, std::pair<int, int>> seen;
+  for (const auto& c : cases()) (c.hit ? seen[c.key].first : seen[c.key].second)++;
+  for (const auto& cp : coverpoints()) {
+    EXPECT_GT(seen[std::string(cp.key)].first, 0) << cp.key << ": no state that hits it";
+    EXPECT_GT(seen[std::string(cp.key)].second, 0) << cp.key << ": no state that misses it";
+  }
+}
+
+TEST(Coverpoints, TheCatalogIsWellFormed) {
+  std::set<std::string_view> keys;
+  for (const auto& cp : coverpoints()) {
+    EXPECT_TRUE(keys.insert(cp.key).second) << "duplicate key " << cp.key;
+    EXPECT_EQ(find_coverpoint(cp.key), cp.id);
+    EXPECT_FALSE(cp.description.empty()) << cp.key;
+    bool listed = false;
+    for (const auto& f : spec::kForms) listed |= in_scope(cp.scope, f.id);
+    EXPECT_TRUE(listed) << cp.key << " is listed for no form";
+  }
+  for (const auto& f : spec::kForms) EXPECT_FALSE(coverpoints_of(f.id, kSm90).empty()) << f.name;
+}
+
+// docs/vectors.md lists the coverpoints per family: every key is there.
+TEST(Coverpoints, TheDocsNameEveryCoverpoint) {
+  std::ifstream in(std::string(WARPSPEC_SOURCE_DIR) + "/docs/vectors.md");
+  ASSERT_TRUE(in);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& cp : coverpoints()) {
+    std::string key(cp.key);
+    // The block sizes share one row: `block.threads_32`, `_33`, ...
+    if (key.starts_with("block.threads_")) key = "_" + key.substr(14) + "`";
+    EXPECT_NE(text.find(key), std::string::npos) << cp.key << " is not in docs/vectors.md";
+  }
+}
+
+// ---------------------------------------------------------------- suites
+
+struct TargetCase {
+  spec::Target target;
+  spec::PtxVersion ptx;
+};
+const TargetCase kTargets[] = {
+    {kSm90, spec::kLatestPtx}, {kSm100a, spec::kLatestPtx}, {kSm60, {6, 0}}};
+
+void expect_every_reachable_hit(const std::map<spec::FormId, FormCoverage>& cov,
+                                const std::string& what) {
+  ASSERT_FALSE(cov.empty()) << what;
+  for (const auto& [form, c] : cov) {
+    EXPECT_FALSE(c.coverpoints.empty()) << what << " " << spec::form_info(form).name;
+    for (auto id : c.coverpoints)
+      EXPECT_TRUE(std::find(c.hit.begin(), c.hit.end(), id) != c.hit.end())
+          << what << " " << spec::form_info(form).name << ": " << coverpoint_info(id).key;
+  }
+}
+
+TEST(Coverpoints, TheDefaultSuitesWithoutZ3HitEveryReachableCoverpoint) {
+  for (const auto& t : kTargets) {
+    GenOptions o;
+    o.target = t.target;
+    o.ptx = t.ptx;
+    const auto s = generate(o);
+    expect_every_reachable_hit(s.coverage, spec::to_string(t.target));
+    // The report's numbers are those of the file: recomputing from the vectors agrees.
+    const auto again = coverage_of(s.vectors, s.target, s.ptx);
+    for (const auto& [form, c] : s.coverage) EXPECT_EQ(again.at(form).hit, c.hit);
+  }
+}
+
+#ifdef WARPSPEC_HAVE_CHECKER
+TEST(Coverpoints, TheDefaultSm90SuiteWithZ3HitsEveryReachableCoverpoint) {
+  GenOptions o;
+  o.witnesses = checker::z3_witness_source();
+  const auto s = generate(o);
+  expect_every_reachable_hit(s.coverage, "sm_90 with Z3");
+  EXPECT_LE(s.vectors.size(), 300u) << "the default suite should stay readable";
+}
+#endif
+
+TEST(Coverpoints, TheKeptSm90SuiteHitsEveryReachableCoverpoint) {
+  const std::string path = std::string(WARPSPEC_TEST_DATA) + "/vectors/sm_90-default.jsonl";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const auto header = parse_header(line, path);
+  VectorReader reader(path, header);
+  std::vector<Vector> vs;
+  for (std::size_t no = 2; std::getline(in, line); ++no) vs.push_back(reader.full(line, no));
+  expect_every_reachable_hit(coverage_of(vs, header.target, header.ptx), "the kept sm_90 suite");
+}
+
+// ---------------------------------------------------------------- reachability
+
+TEST(Coverpoints, EveryUnreachableCoverpointSaysWhy) {
+  std::size_t unreachable = 0;
+  for (const auto& t : kTargets)
+    for (const auto& f : spec::kForms) {
+      if (!spec::check_availability(f.avail, t.target, t.ptx).available) continue;
+      for (const auto& c : coverpoints_of(f.id, t.target)) {
+        EXPECT_TRUE(in_scope(coverpoint_info(c.id).scope, f.id));
+        if (c.unreachable.empty()) continue;
+        ++unreachable;
+        EXPECT_GT(c.unreachable.size(), 20u) << f.name << " " << coverpoint_info(c.id).key;
+      }
+    }
+  EXPECT_GT(unreachable, 0u);
+  // Nothing is unreachable on sm_90: every listed coverpoint counts there.
+  for (const auto& f : spec::kForms) {
+    if (f.a_type == spec::OperandType::F32) continue;
+    for (const auto& c : coverpoints_of(f.id, kSm90))
+      EXPECT_TRUE(c.unreachable.empty()) << f.name << " " << coverpoint_info(c.id).key;
+  }
+}
+
+// Seeded random states and the coverpoint designs never hit a coverpoint that is said to be
+// unreachable; UB coverpoints are hit only by UB vectors and the others only by defined ones.
+TEST(Coverpoints, NoStateHitsAnUnreachableCoverpointAndUbOnesNeedUb) {
+  std::mt19937_64 rng(17);
+  std::size_t checked = 0;
+  for (const auto& t : kTargets)
+    for (const auto& f : spec::kForms) {
+      if (!spec::check_availability(f.avail, t.target, t.ptx).available) continue;
+      const auto listed = coverpoints_of(f.id, t.target);
+      auto check = [&](const Vector& v) {
+        const auto e = expected(v, t.target, t.ptx);
+        for (auto id : coverpoints_hit(v, e, t.target, t.ptx)) {
+          ++checked;
+          EXPECT_EQ(coverpoint_info(id).ub, has_ub(e)) << coverpoint_info(id).key;
+          for (const auto& c : listed) {
+            EXPECT_TRUE(c.id != id || c.unreachable.empty())
+                << f.name << " " << coverpoint_info(id).key << " on " << spec::to_string(t.target)
+                << " was said to be unreachable";
+          }
+        }
+      };
+      for (const auto& in : cover_instructions(f.id)) {
+        for (auto& rounds : cover_designs(in)) check(make(in.text, std::move(rounds)));
+        for (int k = 0; k < 150; ++k) check(make(in.text, {random_round(in, rng, true)}));
+      }
+    }
+  EXPECT_GT(checked, 10000u);
+}
+
+}  // namespace
+}  // namespace warpspec::vectors

@@ -1,0 +1,602 @@
+#include "vectors/coverpoint_predicates.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "spec/redux.hpp"
+
+namespace warpspec::vectors::detail {
+
+namespace {
+
+using C = CoverpointId;
+using spec::FormId;
+
+// ---------------------------------------------------------------- facts of one round
+
+// A warp round as the coverpoints read it.
+struct WarpRound {
+  const model::Warp* w = nullptr;
+  const Expected* e = nullptr;
+  uint32_t execs = 0, exited = 0, defined = 0;
+  uint32_t named = 0;  // union of the executing lanes' membermasks
+  std::array<uint32_t, 32> mask{}, part{};
+  std::vector<uint32_t> groups;  // distinct participant sets of defined lanes
+};
+
+bool bit(uint32_t m, unsigned i) {
+  return ((m >> i) & 1u) != 0;
+}
+
+template <class F>
+bool any_lane(uint32_t lanes, F&& f) {
+  for (unsigned i = 0; i < 32; ++i)
+    if (bit(lanes, i) && f(i)) return true;
+  return false;
+}
+
+// A run of set bits: (lowest lane, highest lane), or nullopt when the bits have a hole.
+std::optional<std::pair<unsigned, unsigned>> run_of(uint32_t m) {
+  if (m == 0) return std::nullopt;
+  const unsigned lo = static_cast<unsigned>(std::countr_zero(m));
+  const uint32_t shifted = m >> lo;
+  if ((shifted & (shifted + 1)) != 0) return std::nullopt;
+  return std::pair{lo, 31u - static_cast<unsigned>(std::countl_zero(m))};
+}
+
+bool f32_nan(uint64_t x) {
+  return (x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu) != 0;
+}
+
+bool f64_nan(uint64_t x) {
+  return (x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0x000fffffffffffffull) != 0;
+}
+
+// The sibling of an .f32 redux form with .abs or .NaN toggled.
+FormId f32_sibling(FormId form, bool toggle_abs, bool toggle_nan) {
+  const auto& f = spec::form_info(form);
+  for (const auto& g : spec::kForms)
+    if (g.family == f.family && g.mode == f.mode && g.a_type == f.a_type &&
+        g.abs == (f.abs != toggle_abs) && g.nan == (f.nan != toggle_nan))
+      return g.id;
+  return form;
+}
+
+class Reader {
+ public:
+  Reader(const Vector& v, const std::vector<Expected>& e, spec::Target t, spec::PtxVersion p)
+      : v_(v), e_(e), t_(t), p_(p), f_(spec::form_info(v.instr.instr.form)), ub_(has_ub(e)) {
+    if (v.is_cta()) return;
+    for (std::size_t k = 0; k < v.rounds.size() && k < e.size(); ++k) {
+      WarpRound r;
+      r.w = &v.rounds[k].warp;
+      r.e = &e[k];
+      for (unsigned i = 0; i < 32; ++i) {
+        r.exited |= uint32_t{r.w->exited[i]} << i;
+        r.execs |= uint32_t{r.w->exec[i] && !r.w->exited[i]} << i;
+        r.defined |= uint32_t{e[k].defined[i] != 0} << i;
+        r.mask[i] = v.instr.instr.imm_mask ? *v.instr.instr.imm_mask : r.w->mask[i];
+      }
+      for (unsigned i = 0; i < 32; ++i) {
+        r.part[i] = r.mask[i] & ~r.exited;
+        if (bit(r.execs, i)) r.named |= r.mask[i];
+        if (bit(r.defined, i) &&
+            std::find(r.groups.begin(), r.groups.end(), r.part[i]) == r.groups.end())
+          r.groups.push_back(r.part[i]);
+      }
+      warps_.push_back(std::move(r));
+    }
+  }
+
+  bool holds(CoverpointId id) const {
+    if (coverpoint_info(id).ub != ub_) return false;
+    return v_.is_cta() ? block(id) : warp(id);
+  }
+
+ private:
+  // Lane j's operand as the form reads it: 64 or 32 bits, or the (negated) predicate.
+  uint64_t value(const WarpRound& r, unsigned j) const {
+    const uint64_t a = r.w->a[j];
+    if (f_.a_type == spec::OperandType::B64) return a;
+    if (f_.a_type == spec::OperandType::Pred) return uint64_t{(a != 0) != v_.instr.instr.negate};
+    return a & 0xffffffffu;
+  }
+  unsigned width() const { return f_.a_type == spec::OperandType::B64 ? 64 : 32; }
+  uint64_t top() const { return uint64_t{1} << (width() - 1); }
+
+  std::vector<uint64_t> values(const WarpRound& r, uint32_t group) const {
+    std::vector<uint64_t> out;
+    for (unsigned j = 0; j < 32; ++j)
+      if (bit(group, j)) out.push_back(value(r, j));
+    return out;
+  }
+
+  // Some defined lane of some round satisfies f(round, lane).
+  template <class F>
+  bool any_defined(F&& f) const {
+    for (const auto& r : warps_)
+      if (any_lane(r.defined, [&](unsigned i) { return f(r, i); })) return true;
+    return false;
+  }
+  template <class F>
+  bool any_executing(F&& f) const {
+    for (const auto& r : warps_)
+      if (any_lane(r.execs, [&](unsigned i) { return f(r, i); })) return true;
+    return false;
+  }
+  // Some participant set of a defined lane satisfies f(values).
+  template <class F>
+  bool any_group(F&& f) const {
+    for (const auto& r : warps_)
+      for (auto g : r.groups)
+        if (f(values(r, g))) return true;
+    return false;
+  }
+  template <class F>
+  bool any_round(F&& f) const {
+    for (const auto& r : warps_)
+      if (f(r)) return true;
+    return false;
+  }
+  // Some defined lane (or thread) of any round has a result that satisfies f(d).
+  template <class F>
+  bool any_result(F&& f) const {
+    for (const auto& r : e_)
+      for (std::size_t i = 0; i < r.defined.size(); ++i)
+        if (r.defined[i] && f(r.d[i])) return true;
+    return false;
+  }
+  // Some defined lane gets another answer from a changed copy of the vector.
+  bool changed_differs(const Vector& w) const {
+    const auto e2 = expected(w, t_, p_);
+    for (std::size_t k = 0; k < e_.size(); ++k)
+      for (std::size_t i = 0; i < e_[k].defined.size(); ++i)
+        if (e_[k].defined[i] && (e2[k].d[i] != e_[k].d[i] || e2[k].p[i] != e_[k].p[i])) return true;
+    return false;
+  }
+  bool other_form_differs(FormId other) const {
+    Vector w = v_;
+    w.instr.instr.form = other;
+    return changed_differs(w);
+  }
+  // The exited lanes come back and execute, so that the membermasks that name them take them in.
+  bool exited_would_matter() const {
+    if (!any_round([](const WarpRound& r) { return (r.exited & r.named) != 0; })) return false;
+    Vector w = v_;
+    for (auto& r : w.rounds)
+      for (unsigned j = 0; j < 32; ++j)
+        if (r.warp.exited[j]) model::set_status(r.warp, j, model::LaneStatus::Executes);
+    return changed_differs(w);
+  }
+
+  bool warp(CoverpointId id) const;
+  bool block(CoverpointId id) const;
+  bool sequence(CoverpointId id) const;
+
+  const Vector& v_;
+  const std::vector<Expected>& e_;
+  spec::Target t_;
+  spec::PtxVersion p_;
+  const spec::FormInfo& f_;
+  bool ub_;
+  std::vector<WarpRound> warps_;
+};
+
+bool contains(const std::vector<uint64_t>& xs, uint64_t x) {
+  return std::find(xs.begin(), xs.end(), x) != xs.end();
+}
+
+std::map<uint64_t, std::size_t> counts_of(const std::vector<uint64_t>& xs) {
+  std::map<uint64_t, std::size_t> out;
+  for (auto x : xs) ++out[x];
+  return out;
+}
+
+template <class F>
+bool any_pair(const std::vector<uint64_t>& xs, F&& f) {
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    for (std::size_t j = i + 1; j < xs.size(); ++j)
+      if (f(xs[i], xs[j])) return true;
+  return false;
+}
+
+bool Reader::warp(CoverpointId id) const {
+  const uint64_t top = this->top();
+  const uint64_t ones = width() == 64 ? ~0ull : 0xffffffffull;
+  switch (id) {
+    case C::MaskFull:
+      return any_defined([](const WarpRound& r, unsigned i) { return r.mask[i] == ~0u; });
+    case C::MaskOneLane:
+      return any_defined([](const WarpRound& r, unsigned i) { return r.mask[i] == 1u << i; });
+    case C::MaskLane31Alone:
+      return any_defined(
+          [](const WarpRound& r, unsigned i) { return i == 31 && r.mask[i] == 0x80000000u; });
+    case C::MaskContiguousLow:
+    case C::MaskContiguousHigh:
+    case C::MaskContiguousMiddle:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto run = run_of(r.mask[i]);
+        if (!run) return false;
+        const unsigned len = run->second - run->first + 1;
+        if (id == C::MaskContiguousLow) return run->first == 0 && len >= 2 && len <= 31;
+        if (id == C::MaskContiguousHigh) return run->second == 31 && len >= 2 && len <= 31;
+        return run->first > 0 && run->second < 31 && len >= 2;
+      });
+    case C::MaskHoles:
+      return any_defined(
+          [](const WarpRound& r, unsigned i) { return r.mask[i] != 0 && !run_of(r.mask[i]); });
+    case C::MaskTwoGroups:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return any_lane(r.defined, [&](unsigned j) { return (r.mask[i] & r.mask[j]) == 0; });
+      });
+    case C::MaskDiffersBetweenLanes:
+      return any_executing([](const WarpRound& r, unsigned i) {
+        return any_lane(r.mask[i] & r.execs,
+                        [&](unsigned j) { return j != i && r.mask[j] != r.mask[i]; });
+      });
+    case C::MaskSelfMissing:
+      return any_executing([](const WarpRound& r, unsigned i) { return !bit(r.mask[i], i); });
+    case C::MaskNamesAbsentLane:
+      return any_executing(
+          [](const WarpRound& r, unsigned i) { return (r.mask[i] & ~r.exited & ~r.execs) != 0; });
+
+    case C::StatusExitedInMask:
+      return any_defined(
+          [](const WarpRound& r, unsigned i) { return (r.mask[i] & r.exited) != 0; });
+    case C::StatusExitedOutsideMask:
+      return any_round(
+          [](const WarpRound& r) { return r.defined != 0 && (r.exited & ~r.named) != 0; });
+    case C::StatusInactive:
+      return any_round(
+          [](const WarpRound& r) { return r.defined != 0 && (~r.execs & ~r.exited) != 0; });
+    case C::StatusAllExecute:
+      return any_round([](const WarpRound& r) { return r.execs == ~0u; });
+    case C::StatusSoleSurvivor:
+      return any_round([](const WarpRound& r) {
+        return std::popcount(r.execs) == 1 && r.exited == ~r.execs &&
+               r.mask[std::countr_zero(r.execs)] == ~0u;
+      });
+
+    case C::ResultExcludeLane0:
+      return any_defined([](const WarpRound& r, unsigned i) { return !bit(r.part[i], 0); });
+    case C::ResultExcludeLane31:
+      return any_defined([](const WarpRound& r, unsigned i) { return !bit(r.part[i], 31); });
+    case C::ResultOneParticipant:
+      return any_defined([](const WarpRound& r, unsigned i) { return r.part[i] == 1u << i; });
+    case C::StatusExitedOperandMatters:
+      return exited_would_matter();
+
+    case C::AAllEqual:
+      return any_group([](const auto& xs) { return xs.size() >= 2 && counts_of(xs).size() == 1; });
+    case C::ATwoClasses:
+      return any_group([](const auto& xs) {
+        const auto c = counts_of(xs);
+        return c.size() == 2 && c.begin()->second >= 2 && c.rbegin()->second >= 2;
+      });
+    case C::AMoreThan16Distinct:
+      return any_group([](const auto& xs) { return counts_of(xs).size() > 16; });
+    case C::A32Distinct:
+      return any_group([](const auto& xs) { return counts_of(xs).size() == 32; });
+    case C::ASignedBoundaries:
+      return any_group([&](const auto& xs) {
+        return contains(xs, 0) && contains(xs, ones) && contains(xs, top) && contains(xs, top - 1);
+      });
+    case C::ALowBitsAgree:
+      return any_group([](const auto& xs) {
+        return any_pair(xs,
+                        [](uint64_t x, uint64_t y) { return x != y && ((x ^ y) & 0xffff) == 0; });
+      });
+    case C::ASignBitOnly:
+      return any_group([&](const auto& xs) {
+        return any_pair(xs, [&](uint64_t x, uint64_t y) { return (x ^ y) == top; });
+      });
+    case C::AB64EqualLowDifferHigh:
+      return any_group([](const auto& xs) {
+        return any_pair(xs, [](uint64_t x, uint64_t y) {
+          return x != y && static_cast<uint32_t>(x) == static_cast<uint32_t>(y);
+        });
+      });
+    case C::AB64EqualHighDifferLow:
+      return any_group([](const auto& xs) {
+        return any_pair(xs,
+                        [](uint64_t x, uint64_t y) { return x != y && (x >> 32) == (y >> 32); });
+      });
+    case C::ANanBitsEqual:
+      return any_group([&](const auto& xs) {
+        for (const auto& [x, n] : counts_of(xs))
+          if (n >= 2 && (width() == 64 ? f64_nan(x) : f32_nan(x))) return true;
+        return false;
+      });
+    case C::ASignedZeros:
+      return any_group([&](const auto& xs) { return contains(xs, 0) && contains(xs, top); });
+
+    case C::ResultAnySelfOnly:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return std::popcount(r.part[i]) >= 2 && r.e->d[i] == 1u << i;
+      });
+    case C::ResultAnyThreeClasses:
+      return any_group([](const auto& xs) { return counts_of(xs).size() >= 3; });
+    case C::ResultAllAgree:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return std::popcount(r.part[i]) >= 2 && r.e->d[i] != 0;
+      });
+    case C::ResultAllDiffer:
+      return any_defined([](const WarpRound& r, unsigned i) { return r.e->d[i] == 0; });
+
+    case C::AMixedPredicates:
+      return any_group([](const auto& xs) { return counts_of(xs).size() == 2; });
+    case C::ResultTrue:
+      return any_result([](uint32_t d) { return d != 0; });
+    case C::ResultFalse:
+      return any_result([](uint32_t d) { return d == 0; });
+    case C::ResultBallotEmpty:
+      return any_result([](uint32_t d) { return d == 0; });
+    case C::ResultBallotFull:
+      return any_result([](uint32_t d) { return d == ~0u; });
+    case C::ResultBallotBit31:
+      return any_result([](uint32_t d) { return bit(d, 31) && d != ~0u; });
+    case C::ResultUniTrueWithExitedInMask:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        return r.e->d[i] == 1 && any_lane(r.mask[i] & r.exited,
+                                          [&](unsigned j) { return value(r, j) != value(r, i); });
+      });
+    case C::InstrNegated:
+      return v_.instr.instr.negate && !warps_.empty() && any_result([](uint32_t) { return true; });
+
+    case C::ResultAddWraps:
+      return any_group([&](const auto& xs) {
+        int64_t sum = 0;
+        for (auto x : xs)
+          sum += f_.a_type == spec::OperandType::S32
+                     ? int64_t{static_cast<int32_t>(static_cast<uint32_t>(x))}
+                     : static_cast<int64_t>(x);
+        return f_.a_type == spec::OperandType::S32 ? sum < INT32_MIN || sum > INT32_MAX
+                                                   : sum > int64_t{UINT32_MAX};
+      });
+    case C::ResultMinMaxSignMatters:
+      return any_group([&](const auto& xs) {
+        const bool max = f_.mode == spec::Mode::Max;
+        auto u = xs.front();
+        auto s = xs.front();
+        for (auto x : xs) {
+          const auto sx = static_cast<int32_t>(static_cast<uint32_t>(x));
+          const auto ss = static_cast<int32_t>(static_cast<uint32_t>(s));
+          if (max ? x > u : x < u) u = x;
+          if (max ? sx > ss : sx < ss) s = x;
+        }
+        return u != s;
+      });
+    case C::ResultAtIdentity:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        return std::popcount(r.part[i]) >= 2 && r.e->d[i] == spec::redux_identity(f_);
+      });
+    case C::ResultWinnerLastLaneOnly:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t part = r.part[i];
+        if (std::popcount(part) < 2 || f32_nan(r.e->d[i])) return false;
+        const unsigned last = 31u - static_cast<unsigned>(std::countl_zero(part));
+        auto key = [&](unsigned j) {
+          const auto x = static_cast<uint32_t>(value(r, j));
+          return f_.abs ? x & 0x7fffffffu : x;
+        };
+        if (key(last) != r.e->d[i]) return false;
+        return !any_lane(part, [&](unsigned j) { return j != last && key(j) == r.e->d[i]; });
+      });
+    case C::ResultBitwiseNewValue:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        return std::popcount(r.part[i]) >= 2 && !contains(values(r, r.part[i]), r.e->d[i]);
+      });
+    case C::ResultAndZeroFromNonzero:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        return r.e->d[i] == 0 && !contains(values(r, r.part[i]), 0);
+      });
+    case C::ResultXorZeroFromNonzero:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto xs = values(r, r.part[i]);
+        return r.e->d[i] == 0 && std::any_of(xs.begin(), xs.end(), [](uint64_t x) { return x; });
+      });
+
+    case C::ANanPayload:
+      return any_group([](const auto& xs) {
+        return std::any_of(xs.begin(), xs.end(),
+                           [](uint64_t x) { return f32_nan(x) && x != spec::kCanonicalNanF32; });
+      });
+    case C::ANegativeNan:
+      return any_group([](const auto& xs) {
+        return std::any_of(xs.begin(), xs.end(),
+                           [](uint64_t x) { return f32_nan(x) && bit(x, 31); });
+      });
+    case C::AAllNan:
+      return any_group([](const auto& xs) {
+        return xs.size() >= 2 && std::all_of(xs.begin(), xs.end(), f32_nan);
+      });
+    case C::ANanAmongNumbers:
+      return any_group([](const auto& xs) {
+        return std::any_of(xs.begin(), xs.end(), f32_nan) &&
+               !std::all_of(xs.begin(), xs.end(), f32_nan);
+      });
+    case C::AInfinity:
+      return any_group([](const auto& xs) {
+        return std::any_of(xs.begin(), xs.end(),
+                           [](uint64_t x) { return (x & 0x7fffffffu) == 0x7f800000u; });
+      });
+    case C::ASubnormal:
+      return any_group([](const auto& xs) {
+        return std::any_of(xs.begin(), xs.end(), [](uint64_t x) {
+          return (x & 0x7f800000u) == 0 && (x & 0x007fffffu) != 0;
+        });
+      });
+    case C::ANegativeNumbers:
+      return any_group([](const auto& xs) {
+        return std::any_of(xs.begin(), xs.end(), [](uint64_t x) {
+          return bit(static_cast<uint32_t>(x), 31) && !f32_nan(x) && x != 0x80000000u;
+        });
+      });
+    case C::ResultZeroSignDecides:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        auto xs = values(r, r.part[i]);
+        if (f_.abs)  // the zeros as the reduction sees them
+          for (auto& x : xs) x &= 0x7fffffffu;
+        const auto d = r.e->d[i];
+        return contains(xs, 0) && contains(xs, 0x80000000u) && (d == 0 || d == 0x80000000u);
+      });
+    case C::ResultAbsChangesAnswer:
+      return other_form_differs(f32_sibling(v_.instr.instr.form, true, false));
+    case C::ResultNanQualifierDecides:
+      return other_form_differs(f32_sibling(v_.instr.instr.form, false, true));
+
+    case C::SeqTwoRoundsStaleWouldShow:
+    case C::SeqMaskChanges:
+      return sequence(id);
+    case C::SeqCallSiteSplit:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return any_lane(r.part[i], [&](unsigned j) { return r.w->site[j] != r.w->site[i]; });
+      });
+    default:
+      return false;
+  }
+}
+
+bool Reader::sequence(CoverpointId id) const {
+  for (std::size_t k = 1; k < e_.size(); ++k) {
+    const auto& a = e_[k - 1];
+    const auto& b = e_[k];
+    const std::size_t n = std::min(a.defined.size(), b.defined.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (id == C::SeqTwoRoundsStaleWouldShow && a.defined[i] && b.defined[i] &&
+          (a.d[i] != b.d[i] || (v_.instr.instr.write_p && a.p[i] != b.p[i])))
+        return true;
+      if (id == C::SeqMaskChanges && !v_.is_cta() && a.executes[i] && b.executes[i] &&
+          warps_[k - 1].mask[i] != warps_[k].mask[i])
+        return true;
+    }
+  }
+  return false;
+}
+
+bool Reader::block(CoverpointId id) const {
+  auto any_round = [&](auto&& f) {
+    for (std::size_t k = 0; k < v_.rounds.size() && k < e_.size(); ++k)
+      if (f(v_.rounds[k].cta, e_[k])) return true;
+    return false;
+  };
+  auto size_is = [&](std::size_t n) {
+    return any_round([&](const model::Cta& c, const Expected&) { return c.arrive.size() == n; });
+  };
+  // Threads that arrive, that have exited, and that are alive but elsewhere.
+  struct Census {
+    std::size_t arrive = 0, exited = 0, missing = 0;
+  };
+  auto census = [](const model::Cta& c) {
+    Census s;
+    for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+      if (c.exited[t])
+        ++s.exited;
+      else if (c.arrive[t])
+        ++s.arrive;
+      else
+        ++s.missing;
+    }
+    return s;
+  };
+  auto any_arriving_pred = [&](auto&& f) {
+    return any_round([&](const model::Cta& c, const Expected&) {
+      for (std::size_t t = 0; t < c.arrive.size(); ++t)
+        if (c.arrive[t] && !c.exited[t] && f(c.pred[t])) return true;
+      return false;
+    });
+  };
+  switch (id) {
+    case C::BlockThreads32:
+      return size_is(32);
+    case C::BlockThreads33:
+      return size_is(33);
+    case C::BlockThreads64:
+      return size_is(64);
+    case C::BlockThreads96:
+      return size_is(96);
+    case C::BlockThreads256:
+      return size_is(256);
+    case C::BlockThreads1024:
+      return size_is(1024);
+    case C::BlockPartialLastWarp:
+      return any_round([](const model::Cta& c, const Expected&) { return c.arrive.size() % 32; });
+    case C::BlockAllArrive:
+      return any_round([&](const model::Cta& c, const Expected&) {
+        return census(c).arrive == c.arrive.size();
+      });
+    case C::BlockExitedInEveryWarp:
+      return any_round([&](const model::Cta& c, const Expected&) {
+        if (census(c).arrive == 0) return false;
+        for (std::size_t w = 0; w < c.arrive.size(); w += 32) {
+          bool exited = false;
+          for (std::size_t t = w; t < std::min(w + 32, c.arrive.size()); ++t)
+            exited = exited || c.exited[t];
+          if (!exited) return false;
+        }
+        return true;
+      });
+    case C::BlockOneArrives:
+      return any_round([&](const model::Cta& c, const Expected&) {
+        const auto s = census(c);
+        return s.arrive == 1 && s.exited + 1 == c.arrive.size();
+      });
+    case C::BlockNoneArrive:
+      return any_round([&](const model::Cta& c, const Expected&) {
+        const auto s = census(c);
+        return s.arrive == 0 && s.missing > 0;
+      });
+    case C::BlockThreadMissing:
+      return any_round([&](const model::Cta& c, const Expected&) {
+        const auto s = census(c);
+        return s.arrive > 0 && s.missing > 0;
+      });
+    case C::BlockExitedPredMatters:
+      return any_round([&](const model::Cta& c, const Expected& e) {
+        const auto s = census(c);
+        if (s.arrive == 0 || s.exited == 0) return false;
+        model::Cta all = c;
+        for (std::size_t t = 0; t < c.arrive.size(); ++t)
+          if (c.exited[t]) all.exited[t] = false, all.arrive[t] = true;
+        return model::evaluate_cta(v_.instr.instr, all, t_, p_).outcome.d != e.d.front();
+      });
+    case C::BlockPredNotBool:
+      return any_arriving_pred([](uint32_t p) { return p > 1; });
+    case C::BlockPredEvenNonzero:
+      return any_arriving_pred([](uint32_t p) { return p != 0 && (p & 1u) == 0; });
+    case C::BlockCountAbove255:
+      return any_result([](uint32_t d) { return d > 255; });
+    case C::ResultCountZero:
+      return any_result([](uint32_t d) { return d == 0; });
+    case C::ResultCountAll:
+      return any_round([&](const model::Cta& c, const Expected& e) {
+        const auto s = census(c);
+        return s.arrive > 32 && e.d.front() == s.arrive;
+      });
+    case C::ResultTrue:
+      return any_result([](uint32_t d) { return d != 0; });
+    case C::ResultFalse:
+      return any_result([](uint32_t d) { return d == 0; });
+    case C::InstrNegated:
+      return v_.instr.instr.negate && any_result([](uint32_t) { return true; });
+    case C::SeqTwoRoundsStaleWouldShow:
+      return sequence(id);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::vector<CoverpointId> holding(const Vector& v, const std::vector<Expected>& e,
+                                  spec::Target target, spec::PtxVersion ptx,
+                                  std::span<const CoverpointId> ids) {
+  const Reader r(v, e, target, ptx);
+  std::vector<CoverpointId> out;
+  for (auto id : ids)
+    if (r.holds(id)) out.push_back(id);
+  return out;
+}
+
+}  // namespace warpspec::vectors::detail

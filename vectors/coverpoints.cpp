@@ -1,0 +1,249 @@
+#include "vectors/coverpoints.hpp"
+
+#include "vectors/coverpoint_predicates.hpp"
+
+namespace warpspec::vectors {
+
+namespace {
+
+using C = CoverpointId;
+using S = CoverScope;
+using spec::FormId;
+
+// clang-format off
+constexpr CoverpointInfo kCoverpoints[] = {
+  {C::MaskFull, "mask.full", S::Warp, false, "A lane executes with the full membermask 0xffffffff."},
+  {C::MaskOneLane, "mask.one_lane", S::Warp, false, "A lane's membermask names the lane itself and no other."},
+  {C::MaskLane31Alone, "mask.lane31_alone", S::Warp, false, "Lane 31 executes alone: membermask 0x80000000, the sign bit of a signed word."},
+  {C::MaskContiguousLow, "mask.contiguous_low", S::Warp, false, "A membermask is a run of 2 to 31 lanes that starts at lane 0."},
+  {C::MaskContiguousHigh, "mask.contiguous_high", S::Warp, false, "A membermask is a run of 2 to 31 lanes that ends at lane 31."},
+  {C::MaskContiguousMiddle, "mask.contiguous_middle", S::Warp, false, "A membermask is a run of two or more lanes touching neither lane 0 nor lane 31."},
+  {C::MaskHoles, "mask.holes", S::Warp, false, "A membermask has a clear bit between its lowest and its highest set bit."},
+  {C::MaskTwoGroups, "mask.two_groups", S::Warp, false, "Two groups of lanes execute side by side, each with its own disjoint membermask."},
+  {C::MaskDiffersBetweenLanes, "mask.differs_between_lanes", S::Warp, true, "A lane names an executing lane that passes another membermask."},
+  {C::MaskSelfMissing, "mask.self_missing", S::Warp, true, "An executing lane's own bit is clear in its membermask."},
+  {C::MaskNamesAbsentLane, "mask.names_absent_lane", S::Warp, true, "A membermask names a live lane that does not execute the instruction."},
+
+  {C::StatusExitedInMask, "status.exited_in_mask", S::Warp, false, "A membermask names a lane that has exited."},
+  {C::StatusExitedOutsideMask, "status.exited_outside_mask", S::Warp, false, "A lane has exited that no membermask names."},
+  {C::StatusInactive, "status.inactive", S::Warp, false, "A live lane does not execute the instruction (and no membermask names it)."},
+  {C::StatusAllExecute, "status.all_execute", S::Warp, false, "All 32 lanes execute the instruction."},
+  {C::StatusSoleSurvivor, "status.sole_survivor", S::Warp, false, "One lane executes with the full membermask; every other lane has exited."},
+
+  {C::ResultExcludeLane0, "result.participants_exclude_lane0", S::Collective, false, "A lane's result combines lanes that do not include lane 0."},
+  {C::ResultExcludeLane31, "result.participants_exclude_lane31", S::Collective, false, "A lane's result combines lanes that do not include lane 31."},
+  {C::ResultOneParticipant, "result.one_participant", S::Collective, false, "A lane's result combines its own operand alone."},
+  {C::StatusExitedOperandMatters, "status.exited_operand_matters", S::Collective, false, "Letting the exited lanes a membermask names take part, with their stale operands, would change a result."},
+
+  {C::AAllEqual, "a.all_equal", S::IntValues, false, "Two or more taking-part lanes all hold one value."},
+  {C::ATwoClasses, "a.two_classes", S::IntValues, false, "The taking-part lanes hold exactly two values, each on two or more lanes."},
+  {C::AMoreThan16Distinct, "a.more_than_16_distinct", S::IntValues, false, "The taking-part lanes hold more than 16 distinct values."},
+  {C::A32Distinct, "a.32_distinct", S::IntValues, false, "All 32 lanes take part and hold 32 distinct values."},
+  {C::ASignedBoundaries, "a.signed_boundaries", S::IntValues, false, "0, -1, the most negative and the most positive value of the operand width all take part."},
+  {C::ALowBitsAgree, "a.low_bits_agree", S::IntValues, false, "Two taking-part values differ, but only above bit 15."},
+  {C::ASignBitOnly, "a.sign_bit_only", S::IntValues, false, "Two taking-part values differ in the top bit of the operand alone."},
+  {C::AB64EqualLowDifferHigh, "a.b64_equal_low_differ_high", S::Match64, false, "Two taking-part 64-bit values share their low half and differ in the high half."},
+  {C::AB64EqualHighDifferLow, "a.b64_equal_high_differ_low", S::Match64, false, "Two taking-part 64-bit values share their high half and differ in the low half."},
+  {C::ANanBitsEqual, "a.nan_bits_equal", S::Match, false, "Two taking-part lanes hold the same NaN bit pattern (a float or double of the operand width)."},
+  {C::ASignedZeros, "a.signed_zeros", S::MatchOrF32, false, "Both +0.0 and -0.0 (as bit patterns of the operand width) take part."},
+
+  {C::ResultAnySelfOnly, "result.any_self_only", S::MatchAny, false, "A lane's match.any set is the lane alone although other lanes take part."},
+  {C::ResultAnyThreeClasses, "result.any_three_classes", S::MatchAny, false, "The taking-part lanes fall into three or more match.any sets."},
+  {C::ResultAllAgree, "result.all_agree", S::MatchAll, false, "match.all finds two or more taking-part lanes all equal (d non-zero, p true)."},
+  {C::ResultAllDiffer, "result.all_differ", S::MatchAll, false, "match.all finds the taking-part values differ (d is 0, p false)."},
+
+  {C::AMixedPredicates, "a.mixed_predicates", S::Vote, false, "The taking-part lanes hold both true and false predicates."},
+  {C::ResultTrue, "result.true", S::BoolResult, false, "The vote or block reduction answers true on some lane."},
+  {C::ResultFalse, "result.false", S::BoolResult, false, "The vote or block reduction answers false on some lane."},
+  {C::ResultBallotEmpty, "result.ballot_empty", S::Ballot, false, "A ballot is 0: every taking-part predicate is false."},
+  {C::ResultBallotFull, "result.ballot_full", S::Ballot, false, "A ballot is 0xffffffff: all 32 lanes take part with true predicates."},
+  {C::ResultBallotBit31, "result.ballot_bit31", S::Ballot, false, "A ballot has bit 31 (the sign bit) set without being full."},
+  {C::ResultUniTrueWithExitedInMask, "result.uni_true_with_exited_in_mask", S::VoteUni, false, "vote.uni answers true while the membermask names an exited lane whose stale predicate differs."},
+  {C::InstrNegated, "instr.negated", S::Negatable, false, "The source predicate is negated (!a)."},
+
+  {C::ResultAddWraps, "result.add_wraps", S::ReduxAdd, false, "The exact sum does not fit: .u32 carries out of bit 31, .s32 leaves the int32 range."},
+  {C::ResultMinMaxSignMatters, "result.minmax_sign_matters", S::ReduxMinMaxInt, false, "The unsigned and the signed minimum (maximum) of the taking-part values differ."},
+  {C::ResultAtIdentity, "result.at_identity", S::ReduxInt, false, "Two or more lanes take part and the result equals the operator's identity (0 for add/or/xor, all ones for and, the type's extreme for min/max)."},
+  {C::ResultWinnerLastLaneOnly, "result.winner_last_lane_only", S::ReduxMinMax, false, "The winning value is held by the highest-numbered taking-part lane alone."},
+  {C::ResultBitwiseNewValue, "result.bitwise_new_value", S::ReduxBitwise, false, "The result equals none of the taking-part values: bits of several lanes combine."},
+  {C::ResultAndZeroFromNonzero, "result.and_zero_from_nonzero", S::ReduxAnd, false, ".and gives 0 although no taking-part value is 0."},
+  {C::ResultXorZeroFromNonzero, "result.xor_zero_from_nonzero", S::ReduxXor, false, ".xor gives 0 although some taking-part value is not 0."},
+
+  {C::ANanPayload, "a.nan_payload", S::F32, false, "A taking-part NaN has another payload than the canonical NaN 0x7fffffff."},
+  {C::ANegativeNan, "a.negative_nan", S::F32, false, "A taking-part NaN has its sign bit set."},
+  {C::AAllNan, "a.all_nan", S::F32, false, "Two or more lanes take part and every one holds a NaN."},
+  {C::ANanAmongNumbers, "a.nan_among_numbers", S::F32, false, "NaNs and numbers take part together."},
+  {C::AInfinity, "a.infinity", S::F32, false, "An infinity takes part."},
+  {C::ASubnormal, "a.subnormal", S::F32, false, "A subnormal number takes part."},
+  {C::ANegativeNumbers, "a.negative_numbers", S::F32, false, "A negative number (not -0.0, not NaN) takes part."},
+  {C::ResultZeroSignDecides, "result.zero_sign_decides", S::F32, false, "Both zeros take part and the result is a zero: the order of -0.0 and +0.0 decides it."},
+  {C::ResultAbsChangesAnswer, "result.abs_changes_answer", S::F32Abs, false, "The same reduction without .abs gives another answer."},
+  {C::ResultNanQualifierDecides, "result.nan_qualifier_decides", S::F32, false, "The same reduction with .NaN added or dropped gives another answer."},
+
+  {C::BlockThreads32, "block.threads_32", S::Block, false, "The block has 32 threads: one full warp."},
+  {C::BlockThreads33, "block.threads_33", S::Block, false, "The block has 33 threads: a second warp of one thread."},
+  {C::BlockThreads64, "block.threads_64", S::Block, false, "The block has 64 threads: two full warps."},
+  {C::BlockThreads96, "block.threads_96", S::Block, false, "The block has 96 threads: three warps, not a power of two."},
+  {C::BlockThreads256, "block.threads_256", S::Block, false, "The block has 256 threads: more than 255."},
+  {C::BlockThreads1024, "block.threads_1024", S::Block, false, "The block has 1024 threads, the most a block may hold."},
+  {C::BlockPartialLastWarp, "block.partial_last_warp", S::Block, false, "The thread count is not a multiple of 32: the last warp is partial."},
+  {C::BlockAllArrive, "block.all_arrive", S::Block, false, "Every thread of the block reaches the barrier."},
+  {C::BlockExitedInEveryWarp, "block.exited_in_every_warp", S::Block, false, "Every warp of the block has an exited thread, and the others arrive."},
+  {C::BlockOneArrives, "block.one_arrives", S::Block, false, "One thread reaches the barrier; every other thread has exited."},
+  {C::BlockNoneArrive, "block.none_arrive", S::Block, true, "No thread reaches the barrier although some are alive."},
+  {C::BlockThreadMissing, "block.thread_missing", S::Block, true, "Some threads reach the barrier while a live thread does not."},
+  {C::BlockExitedPredMatters, "block.exited_pred_matters", S::BlockRed, false, "Counting the exited threads' last predicates would change the result."},
+  {C::BlockPredNotBool, "block.pred_not_bool", S::BlockRed, false, "An arriving thread passes a predicate other than 0 and 1."},
+  {C::BlockPredEvenNonzero, "block.pred_even_nonzero", S::BlockRed, false, "An arriving thread passes a non-zero predicate whose bit 0 is clear."},
+  {C::BlockCountAbove255, "block.count_above_255", S::BlockPopc, false, "The count is above 255 (it does not fit a byte)."},
+  {C::ResultCountZero, "result.count_zero", S::BlockPopc, false, "Threads arrive and the count is 0."},
+  {C::ResultCountAll, "result.count_all", S::BlockPopc, false, "More than 32 threads arrive and every one passes a true predicate."},
+
+  {C::SeqTwoRoundsStaleWouldShow, "seq.two_rounds_stale_would_show", S::Valued, false, "In two successive rounds a lane gets different results: a result kept from the round before would show."},
+  {C::SeqMaskChanges, "seq.mask_changes", S::Warp, false, "A lane executes in two successive rounds with different membermasks."},
+  {C::SeqCallSiteSplit, "seq.call_site_split", S::Warp, false, "Lanes that reach the instruction from different call sites combine."},
+};
+// clang-format on
+static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),
+              "every CoverpointId has one catalog row");
+
+constexpr bool coverpoints_in_order() {
+  for (int i = 0; i < kCoverpointCount; ++i)
+    if (static_cast<int>(kCoverpoints[i].id) != i) return false;
+  return true;
+}
+static_assert(coverpoints_in_order(), "the catalog rows are in CoverpointId order");
+
+// Coverpoints a form lists but no vector can hit there, with the reason.
+struct Unreachable {
+  CoverpointId id;
+  CoverScope scope;     // the forms it is unreachable on
+  bool pre_volta_only;  // only on sm_6x and older
+  std::string_view why;
+};
+
+constexpr Unreachable kUnreachable[] = {
+    {C::ResultZeroSignDecides, S::F32Abs, false,
+     "with .abs every -0.0 becomes +0.0 before the reduction, so the two zeros never meet"},
+    {C::SeqCallSiteSplit, S::Warp, true,
+     "on sm_6x the lanes named in a membermask must reach it from one call site: split call "
+     "sites are undefined there (*.ub.sm6x_convergence)"},
+    {C::StatusExitedInMask, S::Syncwarp, true,
+     "on sm_6x the callers' masks must together name exactly the calling lanes, so a mask that "
+     "names an exited lane is undefined (syncwarp.ub.sm6x_convergence)"},
+    {C::StatusSoleSurvivor, S::Syncwarp, true,
+     "on sm_6x the callers' masks must together name exactly the calling lanes, so a full mask "
+     "with exited lanes is undefined (syncwarp.ub.sm6x_convergence)"},
+};
+
+}  // namespace
+
+std::span<const CoverpointInfo> coverpoints() {
+  return kCoverpoints;
+}
+
+const CoverpointInfo& coverpoint_info(CoverpointId id) {
+  return kCoverpoints[static_cast<int>(id)];
+}
+
+std::optional<CoverpointId> find_coverpoint(std::string_view key) {
+  for (const auto& c : kCoverpoints)
+    if (c.key == key) return c.id;
+  return std::nullopt;
+}
+
+bool in_scope(CoverScope scope, FormId form) {
+  const auto& f = spec::form_info(form);
+  const bool f32 = f.a_type == spec::OperandType::F32;
+  const bool redux = f.family == spec::Family::Redux;
+  const bool bar_red = f.family == spec::Family::CtaBarrier && f.mode != spec::Mode::None;
+  using Fa = spec::Family;
+  using M = spec::Mode;
+  switch (scope) {
+    case S::Warp:
+      return spec::is_warp_form(form);
+    case S::Syncwarp:
+      return f.family == Fa::WarpBarrier;
+    case S::Collective:
+      return f.family == Fa::Match || f.family == Fa::Vote || redux;
+    case S::Valued:
+      return f.family == Fa::Match || f.family == Fa::Vote || redux || bar_red;
+    case S::IntValues:
+      return f.family == Fa::Match || (redux && !f32);
+    case S::Match:
+      return f.family == Fa::Match;
+    case S::Match64:
+      return f.family == Fa::Match && f.a_type == spec::OperandType::B64;
+    case S::MatchAny:
+      return f.family == Fa::Match && f.mode == M::Any;
+    case S::MatchAll:
+      return f.family == Fa::Match && f.mode == M::All;
+    case S::MatchOrF32:
+      return f.family == Fa::Match || (redux && f32);
+    case S::Vote:
+      return f.family == Fa::Vote;
+    case S::Ballot:
+      return f.family == Fa::Vote && f.mode == M::Ballot;
+    case S::VoteUni:
+      return f.family == Fa::Vote && f.mode == M::Uni;
+    case S::BoolResult:
+      return f.d_type == spec::ResultType::Pred;
+    case S::Negatable:
+      return f.negatable;
+    case S::ReduxInt:
+      return redux && !f32;
+    case S::ReduxAdd:
+      return redux && f.mode == M::Add;
+    case S::ReduxMinMaxInt:
+      return redux && !f32 && (f.mode == M::Min || f.mode == M::Max);
+    case S::ReduxMinMax:
+      return redux && (f.mode == M::Min || f.mode == M::Max);
+    case S::ReduxBitwise:
+      return redux && (f.mode == M::And || f.mode == M::Or || f.mode == M::Xor);
+    case S::ReduxAnd:
+      return redux && f.mode == M::And;
+    case S::ReduxXor:
+      return redux && f.mode == M::Xor;
+    case S::F32:
+      return redux && f32;
+    case S::F32Abs:
+      return redux && f32 && f.abs;
+    case S::Block:
+      return f.family == Fa::CtaBarrier;
+    case S::BlockRed:
+      return bar_red;
+    case S::BlockPopc:
+      return f.family == Fa::CtaBarrier && f.mode == M::Popc;
+  }
+  return false;
+}
+
+std::vector<FormCoverpoint> coverpoints_of(FormId form, spec::Target target) {
+  std::vector<FormCoverpoint> out;
+  for (const auto& c : kCoverpoints) {
+    if (!in_scope(c.scope, form)) continue;
+    FormCoverpoint fc{c.id, {}};
+    for (const auto& u : kUnreachable)
+      if (u.id == c.id && in_scope(u.scope, form) &&
+          (!u.pre_volta_only || spec::is_pre_volta(target)))
+        fc.unreachable = u.why;
+    out.push_back(fc);
+  }
+  return out;
+}
+
+bool hits(CoverpointId id, const Vector& v, const std::vector<Expected>& e, spec::Target target,
+          spec::PtxVersion ptx) {
+  if (!in_scope(coverpoint_info(id).scope, v.instr.instr.form)) return false;
+  return !detail::holding(v, e, target, ptx, std::span(&id, 1)).empty();
+}
+
+std::vector<CoverpointId> coverpoints_hit(const Vector& v, const std::vector<Expected>& e,
+                                          spec::Target target, spec::PtxVersion ptx) {
+  std::vector<CoverpointId> listed;
+  for (const auto& c : kCoverpoints)
+    if (in_scope(c.scope, v.instr.instr.form)) listed.push_back(c.id);
+  return detail::holding(v, e, target, ptx, listed);
+}
+
+}  // namespace warpspec::vectors

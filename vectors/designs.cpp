@@ -1,0 +1,261 @@
+#include "vectors/designs.hpp"
+
+#include <functional>
+
+#include "spec/redux.hpp"
+#include "vectors/generate.hpp"
+
+namespace warpspec::vectors {
+
+namespace {
+
+using model::LaneStatus;
+
+// ---------------------------------------------------------------- warps
+
+// A warp whose lanes are all alive but inactive, with empty membermasks.
+model::Warp idle_warp() {
+  model::Warp w = model::make_warp(0);
+  for (unsigned i = 0; i < 32; ++i) model::set_status(w, i, LaneStatus::Inactive);
+  return w;
+}
+
+// The lanes of `lanes` execute with membermask `mask`.
+void group(model::Warp& w, uint32_t lanes, uint32_t mask) {
+  for (unsigned i = 0; i < 32; ++i)
+    if ((lanes >> i) & 1u) {
+      model::set_status(w, i, LaneStatus::Executes);
+      w.mask[i] = mask;
+    }
+}
+
+void exit_lanes(model::Warp& w, uint32_t lanes) {
+  for (unsigned i = 0; i < 32; ++i)
+    if ((lanes >> i) & 1u) model::set_status(w, i, LaneStatus::Exited);
+}
+
+model::Warp grouped(uint32_t lanes, uint32_t mask) {
+  model::Warp w = idle_warp();
+  group(w, lanes, mask);
+  return w;
+}
+
+// Who executes with which membermask, who has exited, and from which call site.
+std::vector<model::Warp> layouts() {
+  std::vector<model::Warp> out;
+  out.push_back(grouped(~0u, ~0u));  // the whole warp
+  {
+    auto w = grouped(~0u, ~0u);  // exited lanes inside the mask
+    exit_lanes(w, 0xf0000000u);
+    out.push_back(w);
+  }
+  out.push_back(grouped(1u << 5, 1u << 5));          // one lane alone
+  out.push_back(grouped(0x80000000u, 0x80000000u));  // lane 31 alone
+  out.push_back(grouped(0x0000ffffu, 0x0000ffffu));  // the low half
+  {
+    auto w = grouped(0xffff0000u, 0xffff0000u);  // the high half, the low half exited
+    exit_lanes(w, 0x0000ffffu);
+    out.push_back(w);
+  }
+  {
+    auto w = grouped(0x00ffff00u, 0x00ffff00u);  // the middle, some lanes exited outside
+    exit_lanes(w, 0x000000ffu);
+    out.push_back(w);
+  }
+  out.push_back(grouped(0x55555555u, 0x55555555u));  // every other lane
+  {
+    auto w = grouped(0x0000ffffu, 0x0000ffffu);  // two groups with their own masks
+    group(w, 0xffff0000u, 0xffff0000u);
+    out.push_back(w);
+  }
+  {
+    auto w = grouped(1u << 17, ~0u);  // one survivor with the full mask
+    exit_lanes(w, ~(1u << 17));
+    out.push_back(w);
+  }
+  {
+    auto w = grouped(~0u, ~0u);  // two call sites
+    for (unsigned i = 16; i < 32; ++i) w.site[i] = 1;
+    out.push_back(w);
+  }
+  out.push_back(grouped(0x7ffffffeu, 0x7ffffffeu));  // neither lane 0 nor lane 31
+  {
+    auto w = grouped(0xffff00ffu, 0xffff00ffu);  // a hole, an exited lane inside
+    exit_lanes(w, 1u << 3);
+    out.push_back(w);
+  }
+  // Undefined: a lane with another mask, a lane outside its own mask, a named lane absent.
+  {
+    auto w = grouped(~0u, ~0u);
+    w.mask[3] = 0x0000ffffu;
+    out.push_back(w);
+  }
+  {
+    auto w = grouped(~0u, ~0u);
+    w.mask[0] = 0xfffffffeu;
+    out.push_back(w);
+  }
+  out.push_back(grouped(0x0000ffffu, ~0u));
+  return out;
+}
+
+using Pattern = std::function<uint64_t(unsigned)>;
+
+// Operand patterns per lane for an instruction's source.
+std::vector<Pattern> patterns(const spec::ParsedInstr& in) {
+  const auto& f = spec::form_info(in.instr.form);
+  const auto syn = spec::value_syntax(in);
+  if (syn.none) return {[](unsigned) { return uint64_t{0}; }};
+  if (syn.is_pred)
+    return {
+        [](unsigned) { return uint64_t{1}; },         [](unsigned) { return uint64_t{0}; },
+        [](unsigned i) { return uint64_t{i % 2}; },   [](unsigned i) { return uint64_t{i == 0}; },
+        [](unsigned i) { return uint64_t{i == 31}; }, [](unsigned i) { return uint64_t{i < 28}; },
+        [](unsigned i) { return uint64_t{i < 16}; }};
+  if (syn.is_float)
+    return {[](unsigned i) -> uint64_t { return i % 2 ? 0x80000000u : 0u; },
+            [](unsigned i) -> uint64_t { return i % 3 == 0 ? 0x7fc00123u : 0x3f800000u + i; },
+            [](unsigned i) -> uint64_t { return i % 2 ? 0xffc00000u : 0x40000000u; },
+            [](unsigned i) -> uint64_t { return i % 2 ? 0x7fc00001u : 0xffc00002u; },
+            [](unsigned i) -> uint64_t {
+              return i % 3 == 0 ? 0x7f800000u : i % 3 == 1 ? 0xff800000u : 0x3f800000u;
+            },
+            [](unsigned i) -> uint64_t {
+              return i % 3 == 0 ? 0x00000001u : i % 3 == 1 ? 0x80000003u : 0x3f000000u;
+            },
+            [](unsigned i) -> uint64_t {
+              return i % 3 == 0 ? 0xc0400000u : i % 3 == 1 ? 0x40000000u : 0xbfc00000u;
+            },
+            // Magnitudes that grow (shrink) with the lane, signs alternating: the winner of
+            // max (min), with or without .abs, is the highest lane.
+            [](unsigned i) -> uint64_t {
+              return (i % 2 ? 0x80000000u : 0u) | (0x3f800000u + (i << 20));
+            },
+            [](unsigned i) -> uint64_t {
+              return (i % 2 ? 0x80000000u : 0u) | (0x42000000u - (i << 16));
+            },
+            [](unsigned i) -> uint64_t { return 0x3f800000u + (i << 20); },
+            [](unsigned i) -> uint64_t { return 0x42000000u - (i << 16); }};
+  const bool wide = syn.bits == 64;
+  const uint64_t ones = wide ? ~0ull : 0xffffffffull;
+  const uint64_t top = wide ? 1ull << 63 : 0x80000000ull;
+  const uint64_t identity = f.family == spec::Family::Redux ? spec::redux_identity(f) : 0;
+  return {
+      [=](unsigned) { return wide ? 0x5a5a5a5a5a5a5a5aull : 0x5a5a5a5aull; },
+      [=](unsigned i) { return (i * 0x9e3779b97f4a7c15ull + 0x1234567ull) & ones; },
+      [](unsigned i) { return uint64_t{i % 20 + 1}; },
+      [=](unsigned i) {
+        return i % 2 ? 0x12345678ull : (wide ? 0xabcd00000000abcdull : 0xabcdull);
+      },
+      [=](unsigned i) {
+        const uint64_t b[] = {0, ones, top, top - 1};
+        return b[i % 4];
+      },
+      [](unsigned i) { return 0x1234ull | uint64_t{i % 2} << 16; },
+      [=](unsigned i) { return 5 | (i % 2 ? top : 0); },
+      [](unsigned i) { return 7 | uint64_t{i % 2} << 32; },
+      [](unsigned i) { return 7ull << 32 | (i % 2); },
+      [=](unsigned) { return wide ? 0x7ff8000000000001ull : 0x7fc00001ull; },
+      [=](unsigned i) { return i % 2 ? top : 0; },
+      [](unsigned) { return uint64_t{0x80000001u}; },
+      [](unsigned i) { return uint64_t{i % 2 ? 0xfffffff0u : 5u}; },
+      [](unsigned i) { return uint64_t{i + 1}; },
+      [](unsigned i) { return uint64_t{64 - i}; },
+      [=](unsigned) { return uint64_t{identity}; },
+      [](unsigned i) { return uint64_t{i % 2 ? 3u : 6u}; },
+      [](unsigned i) { return uint64_t{i % 2 ? 1u : 2u}; },
+      [](unsigned i) { return uint64_t{i % 3}; },
+  };
+}
+
+model::Warp with_values(model::Warp w, const Pattern& p) {
+  for (unsigned i = 0; i < 32; ++i) w.a[i] = p(i);
+  return w;
+}
+
+std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
+  const auto ls = layouts();
+  const auto ps = patterns(in);
+  std::vector<std::vector<Round>> out;
+  for (const auto& l : ls)
+    for (const auto& p : ps) out.push_back({Round{with_values(l, p), {}}});
+  // Two rounds: the whole warp, then the low half (or two groups, then the whole warp) with the
+  // next pattern, so that results and membermasks change from one round to the next.
+  for (std::size_t k = 0; k < ps.size(); ++k) {
+    const auto& next = ps[(k + 1) % ps.size()];
+    out.push_back({Round{with_values(ls[0], ps[k]), {}}, Round{with_values(ls[4], next), {}}});
+    out.push_back({Round{with_values(ls[8], ps[k]), {}}, Round{with_values(ls[0], next), {}}});
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- blocks
+
+enum class Arrival { All, ExitedInEveryWarp, One, None, Missing };
+
+model::Cta block(std::size_t n, Arrival a, const std::function<uint32_t(std::size_t)>& pred) {
+  model::Cta c = model::make_cta(n);
+  for (std::size_t t = 0; t < n; ++t) c.pred[t] = pred(t);
+  auto exit = [&](std::size_t t) {
+    c.exited[t] = true;
+    c.arrive[t] = false;
+    c.pred[t] = c.pred[t] ? 0 : 1;  // an exited thread's stale predicate is the other one
+  };
+  switch (a) {
+    case Arrival::All:
+      break;
+    case Arrival::ExitedInEveryWarp:
+      for (std::size_t w = 0; w < n; w += 32) exit(std::min(w + 31, n - 1));
+      break;
+    case Arrival::One:
+      for (std::size_t t = 0; t < n; ++t)
+        if (t != n / 2) exit(t);
+      break;
+    case Arrival::None:
+      for (auto&& x : c.arrive) x = false;
+      break;
+    case Arrival::Missing:
+      c.arrive[1] = false;
+      break;
+  }
+  return c;
+}
+
+std::vector<std::vector<Round>> block_designs() {
+  const std::function<uint32_t(std::size_t)> preds[] = {
+      [](std::size_t) { return 1u; },
+      [](std::size_t) { return 0u; },
+      [](std::size_t t) { return static_cast<uint32_t>(t % 2); },
+      [](std::size_t) { return 2u; },
+      [](std::size_t t) { return t % 3 == 0 ? 0xffffffffu : 0u; },
+      [](std::size_t t) { return t % 2 ? 0u : 0x80000000u; },
+  };
+  std::vector<std::vector<Round>> out;
+  for (std::size_t n : {32, 33, 64, 96, 256, 1024})
+    for (auto a :
+         {Arrival::All, Arrival::ExitedInEveryWarp, Arrival::One, Arrival::None, Arrival::Missing})
+      for (const auto& p : preds) out.push_back({Round{{}, block(n, a, p)}});
+  // Two barriers in a row whose answers differ.
+  for (std::size_t k = 0; k < std::size(preds); ++k)
+    out.push_back({Round{{}, block(64, Arrival::All, preds[k])},
+                   Round{{}, block(64, Arrival::All, preds[(k + 1) % std::size(preds)])}});
+  return out;
+}
+
+}  // namespace
+
+std::vector<spec::ParsedInstr> cover_instructions(spec::FormId form) {
+  auto out = instructions_for(form);
+  const auto& f = spec::form_info(form);
+  if (f.family == spec::Family::CtaBarrier && f.negatable)
+    out.push_back(
+        std::get<spec::ParsedInstr>(spec::parse_instruction(std::string(f.name) + " d, 0, !a;")));
+  return out;
+}
+
+std::vector<std::vector<Round>> cover_designs(const spec::ParsedInstr& in) {
+  if (!spec::is_warp_form(in.instr.form)) return block_designs();
+  return warp_designs(in);
+}
+
+}  // namespace warpspec::vectors
