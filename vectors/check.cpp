@@ -379,8 +379,7 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
     }
     os << "\nNo mismatch in the " << r.compared << " vectors compared (" << r.vectors
        << " in the file; UB vectors are not compared";
-    if (skipped)
-      os << "; " << skipped << " were skipped by the implementation and not compared";
+    if (skipped) os << "; " << skipped << " were skipped by the implementation and not compared";
     os << ").\n";
     return os.str();
   }
@@ -404,6 +403,8 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
       os << "  breaks " << ci.key << ": " << ci.text << " [" << ci.source << "]\n";
       if (ff.diagnosis.mutants.size() == 1)
         ;  // the catalogued bug is named below
+      else if (!c.reading.empty() && c.explained == 0)
+        os << "    it fails by " << c.reading << "\n";
       else if (!c.reading.empty())
         os << "    the wrong values are what the state gives with " << c.reading
            << (c.exact ? " (on every vector of the form)" : "") << "\n";

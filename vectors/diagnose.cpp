@@ -413,7 +413,22 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
     dg.unexplained = 0;
     return dg;
   }
-  if (pairs.empty()) return dg;
+  if (pairs.empty()) {
+    // No wrong value: the form fails by not completing or by giving no result. For a barrier,
+    // whose whole meaning is when it releases, that breaks the rule of who it waits for.
+    if (f.family == Family::WarpBarrier || f.family == Family::CtaBarrier)
+      for (const auto& a : answers)
+        for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
+          if (a.expect[k].ub.empty() &&
+              (a.observed[k].hang || a.observed[k].ub_reported ||
+               a.observed[k].present != a.expect[k].executes) &&
+              dg.clauses.empty())
+            dg.clauses.push_back(
+                {participants_clause(f),
+                 "not releasing every thread, though every thread it must wait for arrived", 0,
+                 false});
+    return dg;
+  }
   // 3. Each clause reading, on every answer: which failing results it reproduces, whether it
   //    predicts a failure that did not happen (then it is not what the implementation does).
   const auto defs = defs_for(first);
