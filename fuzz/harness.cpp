@@ -273,47 +273,66 @@ void vectors(std::string_view data) {
       }
       continue;
     }
-    // A fresh reader has no instruction cached: its first read goes through the DOM reader; the
-    // second, with the instruction cached, through the pull reader. Both must read the same.
-    vectors::VectorReader fresh(file);
+    // A fresh reader on the general (DOM) path, the reference, and the shared reader, as `check`
+    // uses it: the pull reader with its instructions cached, falling back to the general reader
+    // outside the compact layout. Both must read the same expectations and the same whole vector,
+    // and accept and refuse the same lines with the same message.
+    vectors::VectorReader fresh(file, {}, vectors::VectorReader::Path::General);
     std::optional<vectors::VectorExpect> dom, pull;
+    std::string dom_error, pull_error;
     try {
-      dom = fresh.expect(line, no);
+      dom = fresh.read(line, no);
     } catch (const vectors::FormatError& e) {
       format_error(e, no);
+      dom_error = e.what();
     }
     try {
-      pull = fresh.expect(line, no);
+      pull = reader.read(line, no);
     } catch (const vectors::FormatError& e) {
       format_error(e, no);
+      pull_error = e.what();
     }
     require(dom.has_value() == pull.has_value(),
             where + (dom ? ": the pull reader rejects a line the DOM reader accepts"
                          : ": the pull reader accepts a line the DOM reader rejects"));
+    require(dom_error == pull_error, where + ": the readers word an error differently");
     if (dom) {
       same_expect(*dom, *pull, where);
+      const auto diff = vectors::vector_difference(dom->vector, pull->vector);
+      require(diff.empty(), where + ": the two vector readers read different " + diff);
       check_widths(*dom, where);
-    }
-    // The shared reader, as `check` uses it, and the whole vector, as the report reads it.
-    try {
-      const auto& ex = reader.expect(line, no);
-      require(dom && ex.id == dom->id, where + ": the reader's cache changed the result");
-    } catch (const vectors::FormatError& e) {
-      format_error(e, no);
+      for (std::size_t k = 0; k < dom->rounds.size(); ++k)
+        require(vectors::round_width(dom->vector, dom->vector.rounds[k]) ==
+                    dom->rounds[k].defined.size(),
+                where + ": a round's state and expectations differ in width");
+      (void)vectors::expected(dom->vector, spec::kDefaultTarget, spec::kLatestPtx);
     }
     // `expect` reads the whole vector and then holds its expectations to the specification, so
-    // it may refuse a line (a stale expectation) that `full` reads; never the other way round.
+    // it may refuse a line (a stale expectation) that `read` reads; never the other way round.
+    std::optional<vectors::VectorExpect> held;
+    std::string held_error, shared_error;
     try {
-      auto v = reader.full(line, no);
-      if (!dom) continue;
-      require(v.id == dom->id && v.rounds.size() == dom->rounds.size(),
-              where + ": the whole vector differs from its expectations");
-      for (std::size_t k = 0; k < v.rounds.size(); ++k)
-        require(vectors::round_width(v, v.rounds[k]) == dom->rounds[k].defined.size(),
-                where + ": a round's state and expectations differ in width");
-      (void)vectors::expected(v, spec::kDefaultTarget, spec::kLatestPtx);
+      held = fresh.expect(line, no);
     } catch (const vectors::FormatError& e) {
-      require(!dom.has_value(), where + ": expectations read where the whole vector is not");
+      format_error(e, no);
+      held_error = e.what();
+    }
+    try {
+      const auto& ex = reader.expect(line, no);
+      require(held && ex.id == held->id, where + ": the reader's cache changed the result");
+      same_expect(*held, ex, where);
+    } catch (const vectors::FormatError& e) {
+      format_error(e, no);
+      shared_error = e.what();
+    }
+    require(held_error == shared_error, where + ": the readers hold a line differently");
+    require(!held || dom, where + ": expectations held where the whole vector is not read");
+    try {
+      const auto v = reader.full(line, no);
+      require(dom && vectors::vector_difference(v, dom->vector).empty(),
+              where + ": full() reads another vector than read()");
+    } catch (const vectors::FormatError& e) {
+      require(!dom.has_value(), where + ": full() refuses a line that read() reads");
       format_error(e, no);
     }
   }

@@ -174,20 +174,35 @@ VectorsHeader parse_header(std::string_view line, const std::string& file) {
   return h;
 }
 
-const spec::ParsedInstr& VectorReader::instr(const json::Value& v, std::size_t line_no) {
-  if (v.kind != json::Kind::String) bad(file_, line_no, 1, "\"instruction\" must be a string");
-  auto it = instrs_.find(v.text);
-  if (it != instrs_.end()) return it->second;
+const spec::ParsedInstr* VectorReader::cached(std::string_view raw, spec::ParseError& err) {
+  if (last_instr_ && raw == last_raw_) return last_instr_;  // vectors come grouped by form
+  auto it = instrs_.find(raw);
+  if (it != instrs_.end()) {
+    last_raw_.assign(raw);
+    last_instr_ = &it->second;
+    return last_instr_;
+  }
   std::string text;
-  for (std::size_t i = 0; i < v.text.size(); ++i) {
-    if (v.text[i] == '\\' && i + 1 < v.text.size()) ++i;
-    text += v.text[i];
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\\' && i + 1 < raw.size()) ++i;
+    text += raw[i];
   }
   auto r = spec::parse_instruction(text);
-  if (auto* e = std::get_if<spec::ParseError>(&r))
-    bad(file_, line_no, 1,
-        "\"instruction\" column " + std::to_string(e->column) + ": " + e->message);
-  return instrs_.emplace(std::string(v.text), std::get<spec::ParsedInstr>(r)).first->second;
+  if (auto* e = std::get_if<spec::ParseError>(&r)) {
+    err = *e;
+    return nullptr;
+  }
+  return &instrs_.emplace(std::string(raw), std::get<spec::ParsedInstr>(std::move(r)))
+              .first->second;
+}
+
+const spec::ParsedInstr& VectorReader::instr(const json::Value& v, std::size_t line_no) {
+  if (v.kind != json::Kind::String) bad(file_, line_no, 1, "\"instruction\" must be a string");
+  spec::ParseError e;
+  const auto* in = cached(v.text, e);
+  if (!in)
+    bad(file_, line_no, 1, "\"instruction\" column " + std::to_string(e.column) + ": " + e.message);
+  return *in;
 }
 
 namespace {
@@ -220,17 +235,19 @@ struct LineCtx {
   }
 };
 
-// A lane set from its text: a hex word for warps, ranges ("0-3,7" or "none") for blocks. Returns
-// an error message, empty on success.
-std::string parse_set(std::string_view t, std::size_t n, std::vector<uint8_t>& out) {
-  out.assign(n, 0);
+// A lane set from its text: a hex word for warps, ranges ("0-3,7" or "none") for blocks. Calls
+// `f(lo, hi)` for each range of lanes it holds, in order, and returns an error message, empty on
+// success.
+template <class F>
+std::string lane_ranges(std::string_view t, std::size_t n, F&& f) {
   if (t.starts_with("0x") || t.starts_with("0X")) {
     json::Value v;
     v.kind = json::Kind::String;
     v.text = t;
     auto x = json::as_uint(v, 32);
     if (!x || (n < 32 && (*x >> n))) return "expected a " + std::to_string(n) + "-lane mask";
-    for (std::size_t i = 0; i < n && i < 32; ++i) out[i] = (*x >> i) & 1u;
+    for (unsigned i = 0; i < n && i < 32; ++i)
+      if ((*x >> i) & 1u) f(i, i);
     return {};
   }
   if (t == "none" || t.empty()) return {};
@@ -251,11 +268,19 @@ std::string parse_set(std::string_view t, std::size_t n, std::vector<uint8_t>& o
     }
     if (!ok || hi < lo || hi >= n)
       return "'" + std::string(part) + "' is not a range within 0-" + std::to_string(n - 1);
-    for (unsigned i = lo; i <= hi; ++i) out[i] = 1;
+    f(lo, hi);
     if (comma == std::string_view::npos) break;
     pos = comma + 1;
   }
   return {};
+}
+
+// The same lane set as one flag per lane.
+std::string parse_set(std::string_view t, std::size_t n, std::vector<uint8_t>& out) {
+  out.assign(n, 0);
+  return lane_ranges(t, n, [&](unsigned lo, unsigned hi) {
+    std::fill(out.begin() + lo, out.begin() + hi + 1, uint8_t{1});
+  });
 }
 
 void read_set(const LineCtx& c, const json::Value& v, std::size_t n, const Where& w,
@@ -392,7 +417,7 @@ std::string departure(const spec::ParsedInstr& in, const Expected& file, const E
     std::sort(ub.begin(), ub.end());
     return ub;
   };
-  if (sorted(file.ub) != sorted(spec.ub)) {
+  if (file.ub != spec.ub && sorted(file.ub) != sorted(spec.ub)) {
     std::string s = "expect.ub lists";
     for (const auto& [c, l] : file.ub)
       s += std::string(" ") + std::string(spec::clause_info(c).key);
@@ -413,10 +438,10 @@ const VectorExpect& VectorReader::expect(std::string_view line, std::size_t line
   // derived again (by the fast implementation, proved equal to the model) and must be the ones
   // the file states: a file whose `expect` was edited, or made for another target or by another
   // version of the specification, is refused rather than trusted.
-  cur_.vector = full(line, line_no);
-  auto derived = expected_fast(cur_.vector, header_.target, header_.ptx);
-  for (std::size_t k = 0; k < derived.size(); ++k) {
-    const auto why = departure(*cur_.instr, cur_.rounds[k], derived[k]);
+  read(line, line_no);
+  expected_fast(cur_.vector, header_.target, header_.ptx, derived_);
+  for (std::size_t k = 0; k < derived_.size(); ++k) {
+    const auto why = departure(*cur_.instr, cur_.rounds[k], derived_[k]);
     if (!why.empty())
       bad(file_, line_no, 1,
           "vector " + std::to_string(cur_.id) + ", rounds[" + std::to_string(k) + "]: " + why +
@@ -424,16 +449,285 @@ const VectorExpect& VectorReader::expect(std::string_view line, std::size_t line
               "; the file was edited or made by another version of warpspec: make it again with "
               "'warpspec vectors'");
   }
-  if (cur_.ub != has_ub(derived))
+  if (cur_.ub != has_ub(derived_))
     bad(file_, line_no, 1,
         "vector " + std::to_string(cur_.id) + ": \"ub\" is " + (cur_.ub ? "true" : "false") +
             ", but the specification says " + (cur_.ub ? "no round has" : "some round has") +
             " undefined behaviour");
-  cur_.rounds = std::move(derived);
+  std::swap(cur_.rounds, derived_);  // both keep their storage for the next line
   return cur_;
 }
 
-const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_t line_no) {
+const VectorExpect& VectorReader::read(std::string_view line, std::size_t line_no) {
+  // The pull reader handles the layout warpspec writes; anything else, errors included, goes
+  // through the DOM reader, which accepts any key order and words the messages.
+  if (path_ == Path::General || !pull(line)) parse_dom(line, line_no);
+  return cur_;
+}
+
+Vector VectorReader::full(std::string_view line, std::size_t line_no) {
+  return read(line, line_no).vector;
+}
+
+namespace {
+
+// What the rounds of a vector line hold, from its instruction.
+struct LineShape {
+  bool cta = false;
+  bool want_d = false, want_p = false;  // expect.d and expect.p are written
+  bool has_a = false;                   // the form has a source operand
+  int a_bits = 32;                      // its width in a warp round (block rounds: 32)
+  std::optional<uint32_t> imm_mask;     // warp rounds: no "mask" when it is an immediate
+};
+
+// The next member of an object must be `name`.
+template <std::size_t N>
+void member(json::Pull& p, const char (&name)[N]) {
+  if (!p.more_members() || !p.key_is(name)) throw NeedDom{};
+}
+
+// A warp's lane set as a word.
+uint32_t pull_word(json::Pull& p) {
+  if (const auto x = p.hex_word()) return *x;  // as `vector_line` writes it (and parse_set reads)
+  const auto t = p.string();
+  uint32_t w = 0;
+  const auto err = lane_ranges(t, spec::kWarpSize, [&](unsigned lo, unsigned hi) {
+    w |= static_cast<uint32_t>((uint64_t{2} << hi) - (uint64_t{1} << lo));
+  });
+  if (!err.empty()) throw NeedDom{};
+  return w;
+}
+
+void pull_set(json::Pull& p, std::size_t n, std::vector<uint8_t>& out) {
+  if (n == spec::kWarpSize) {
+    const uint32_t w = pull_word(p);
+    out.resize(n);
+    bits_to_flags(&w, n, out.data());
+    return;
+  }
+  if (!parse_set(p.string(), n, out).empty()) throw NeedDom{};
+}
+
+// A block round's "exited" and "inactive" sets, straight into its state: ranges filled a word of
+// flags at a time.
+void pull_block_status(json::Pull& p, std::size_t n, model::Cta& c) {
+  c.exited.assign(n, false);
+  c.arrive.assign(n, true);
+  auto err = lane_ranges(p.string(), n, [&](unsigned lo, unsigned hi) {
+    std::fill(c.exited.begin() + lo, c.exited.begin() + hi + 1, true);
+    std::fill(c.arrive.begin() + lo, c.arrive.begin() + hi + 1, false);
+  });
+  if (!err.empty()) throw NeedDom{};
+  member(p, "inactive");
+  err = lane_ranges(p.string(), n, [&](unsigned lo, unsigned hi) {
+    std::fill(c.arrive.begin() + lo, c.arrive.begin() + hi + 1, false);
+  });
+  if (!err.empty()) throw NeedDom{};
+}
+
+// A per-lane list of a vector line, read into `out`: one value for all n lanes, or an array of
+// exactly n; no null. Each value as read_bits reads it.
+template <class T>
+void pull_list(json::Pull& p, std::size_t n, int width, T* out) {
+  if (p.accept('[')) {
+    std::size_t i = 0;
+    bool closed = false;
+    if (!p.accept(']')) {
+      i = p.compact_words(out, n, width, closed);
+      if (!closed) do {
+          if (i >= n) throw NeedDom{};
+          out[i++] = static_cast<T>(p.bits(width));
+        } while (p.more_items());
+    }
+    if (i != n) throw NeedDom{};
+    return;
+  }
+  std::fill_n(out, n, static_cast<T>(p.bits(width)));
+}
+
+// A round's "expect" object: defined, then d and p when the instruction writes them, then ub.
+void pull_expectation(json::Pull& p, const LineShape& s, std::size_t n, Expected& e,
+                      std::vector<uint8_t>& lanes) {
+  p.expect('{');
+  if (!p.key_is("defined")) throw NeedDom{};
+  pull_set(p, n, e.defined);
+  e.executes = e.defined;
+  e.d.assign(n, 0);
+  e.p.assign(n, 0);
+  if (s.want_d) {
+    member(p, "d");
+    pull_list(p, n, 32, e.d.data());
+  }
+  if (s.want_p) {
+    member(p, "p");
+    const auto w = p.bits(32);
+    for (std::size_t i = 0; i < n && i < 32; ++i) e.p[i] = (w >> i) & 1u;
+  }
+  member(p, "ub");
+  std::size_t u = 0;
+  p.expect('[');
+  if (!p.accept(']')) do {
+      p.expect('{');
+      if (!p.key_is("clause")) throw NeedDom{};
+      const auto clause = spec::find_clause(p.string());
+      if (!clause) throw NeedDom{};
+      member(p, "lanes");
+      pull_set(p, n, lanes);
+      if (p.more_members()) throw NeedDom{};
+      if (e.ub.size() <= u) e.ub.resize(u + 1);
+      e.ub[u].first = *clause;
+      auto& ls = e.ub[u].second;
+      ls.clear();
+      for (unsigned i = 0; i < n; ++i)
+        if (lanes[i]) ls.push_back(i);
+      ++u;
+    } while (p.more_items());
+  e.ub.resize(u);
+  if (p.more_members()) throw NeedDom{};
+}
+
+// One round: its state into `r` (the other kind of state cleared, as the DOM reader leaves it),
+// its expectations into `e`.
+void pull_round(json::Pull& p, const LineShape& s, Round& r, Expected& e,
+                std::vector<uint8_t>& lanes) {
+  p.expect('{');
+  std::size_t n = spec::kWarpSize;
+  if (s.cta) {
+    if (!p.key_is("threads")) throw NeedDom{};
+    const auto t = pull_id(p);
+    if (t == 0 || t > model::kMaxCtaThreads) throw NeedDom{};
+    n = static_cast<std::size_t>(t);
+    member(p, "exited");
+  } else if (!p.key_is("exited")) {
+    throw NeedDom{};
+  }
+  if (s.cta) {
+    r.warp = model::Warp{};
+    auto& c = r.cta;
+    pull_block_status(p, n, c);
+    c.pred.assign(n, 0);
+    if (s.has_a) {
+      member(p, "a");
+      pull_list(p, n, 32, c.pred.data());
+    }
+    member(p, "expect");
+  } else {
+    const uint32_t exited = pull_word(p);
+    member(p, "inactive");
+    const uint32_t inactive = pull_word(p);
+    if (exited & inactive) throw NeedDom{};  // a lane both exited and inactive
+    r.cta.arrive.clear();
+    r.cta.exited.clear();
+    r.cta.pred.clear();
+    auto& w = r.warp;
+    if (s.imm_mask) {
+      w.mask.fill(*s.imm_mask);
+    } else {
+      member(p, "mask");
+      pull_list(p, n, 32, w.mask.data());
+    }
+    if (s.has_a) {
+      member(p, "a");
+      pull_list(p, n, s.a_bits, w.a.data());
+    } else {
+      w.a.fill(0);
+    }
+    if (!p.more_members()) throw NeedDom{};
+    const auto k = p.key();  // "site" (only when some lane's is not 0), then "expect"
+    if (k == "site") {
+      pull_list(p, n, 32, w.site.data());
+      member(p, "expect");
+    } else if (k == "expect") {
+      w.site.fill(0);
+    } else {
+      throw NeedDom{};
+    }
+    for (unsigned i = 0; i < n; ++i) {
+      w.exec[i] = (~(exited | inactive) >> i) & 1u;
+      w.exited[i] = (exited >> i) & 1u;
+    }
+  }
+  pull_expectation(p, s, n, e, lanes);
+  if (p.more_members()) throw NeedDom{};
+}
+
+}  // namespace
+
+bool VectorReader::pull(std::string_view line) {
+  try {
+    pull_line(line);
+    return true;
+  } catch (const json::Pull::Error&) {
+  } catch (const NeedDom&) {
+  }
+  return false;
+}
+
+void VectorReader::pull_line(std::string_view line) {
+  // Exactly the keys `vector_line` writes, in its order; every value is checked as the DOM reader
+  // checks it, and anything it might word differently throws.
+  json::Pull p(line);
+  VectorExpect& out = cur_;
+  Vector& v = out.vector;
+  p.expect('{');
+  if (!p.key_is("id")) throw NeedDom{};
+  out.id = pull_id(p);
+  member(p, "form");
+  const auto form = p.string();
+  member(p, "instruction");
+  spec::ParseError err;
+  const auto* in = cached(p.string(), err);
+  if (!in) throw NeedDom{};
+  if (form != form_text_ || form_id_ != in->instr.form) {
+    const auto f = spec::find_form(form);
+    if (f != in->instr.form) throw NeedDom{};
+    form_text_.assign(form);
+    form_id_ = f;
+  }
+  out.instr = in;
+  member(p, "ub");
+  out.ub = p.boolean();
+  member(p, "source");
+  v.source.assign(p.string());
+  member(p, "clauses");
+  out.clauses.clear();
+  p.expect('[');
+  if (!p.accept(']')) do {
+      if (auto c = spec::find_clause(p.string())) out.clauses.push_back(*c);
+    } while (p.more_items());
+  member(p, "rounds");
+  const auto& f = spec::form_info(in->instr.form);
+  const auto syn = spec::value_syntax(*in);
+  LineShape shape;
+  shape.cta = !spec::is_warp_form(f.id);
+  shape.want_d = f.d_type != spec::ResultType::None && in->instr.write_d;
+  shape.want_p = in->instr.write_p;
+  shape.has_a = !syn.none;
+  shape.a_bits = shape.cta ? 32 : syn.bits;
+  if (shape.a_bits != 32 && shape.a_bits != 64) throw NeedDom{};  // compact_words reads these
+  shape.imm_mask = in->instr.imm_mask;
+  std::size_t k = 0;
+  p.expect('[');
+  if (p.accept(']')) throw NeedDom{};
+  do {
+    if (out.rounds.size() <= k) out.rounds.resize(k + 1);
+    if (v.rounds.size() <= k) v.rounds.resize(k + 1);
+    pull_round(p, shape, v.rounds[k], out.rounds[k], lanes_);
+    ++k;
+  } while (p.more_items());
+  if (p.more_members()) throw NeedDom{};
+  p.end();
+  out.rounds.resize(k);
+  v.rounds.resize(k);
+  v.id = out.id;
+  if (vector_instr_ != in) {
+    v.instr = *in;
+    vector_instr_ = in;
+  }
+  v.clauses = out.clauses;
+}
+
+void VectorReader::parse_expect(std::string_view line, std::size_t line_no) {
   if (!doc_.parse(line)) bad(file_, line_no, doc_.error_column(), doc_.error());
   LineCtx c{file_, line_no, doc_};
   const Where top{"vector", -1, ""};
@@ -515,11 +809,12 @@ const VectorExpect& VectorReader::parse_expect(std::string_view line, std::size_
       }
     }
   }
-  return out;
 }
 
-Vector VectorReader::full(std::string_view line, std::size_t line_no) {
-  const auto& ex = parse_expect(line, line_no);  // validates the line, fills the instruction
+void VectorReader::parse_dom(std::string_view line, std::size_t line_no) {
+  ++general_lines_;
+  parse_expect(line, line_no);  // validates the line, fills the instruction
+  const VectorExpect& ex = cur_;
   LineCtx c{file_, line_no, doc_};
   const auto& root = doc_.root();
   Vector v;
@@ -578,7 +873,8 @@ Vector VectorReader::full(std::string_view line, std::size_t line_no) {
     }
     v.rounds.push_back(std::move(round));
   }
-  return v;
+  cur_.vector = std::move(v);
+  vector_instr_ = nullptr;
 }
 
 ResultShape result_shape(const spec::ParsedInstr& in, std::vector<std::size_t> widths) {

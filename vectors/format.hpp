@@ -2,6 +2,7 @@
 // The vector and results file formats (docs/vectors.md): JSON Lines, one header line, then one
 // vector (or one result) per line.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,29 +49,47 @@ struct VectorExpect {
   const spec::ParsedInstr* instr = nullptr;  ///< owned by the reader's cache
   bool ub = false;
   std::vector<spec::ClauseId> clauses;
-  std::vector<Expected> rounds;  ///< derived from the state, and equal to the file's `expect`
-  Vector vector;                 ///< the whole vector, states included
+  /// From expect(): derived from the state, and equal to the file's `expect`. From read(): the
+  /// file's `expect` as written (`executes` equal to `defined`).
+  std::vector<Expected> rounds;
+  Vector vector;  ///< the whole vector, states included
 };
 
 /// Reads vector lines; keeps parsed instructions in a cache so repeated ones cost nothing.
 class VectorReader {
  public:
+  /// How lines are read. Fast: the compact layout that `warpspec vectors` writes (keys in its
+  /// order, values in its shapes) by a pull reader in place, and anything else, errors included,
+  /// by the general reader. General: the general reader only (a DOM over any key order and value
+  /// shape, which words every error); both give the same answers and errors on every line.
+  enum class Path : uint8_t { Fast, General };
   /// A reader for `file`, whose expectations hold for the header's target and PTX version.
-  explicit VectorReader(std::string file, VectorsHeader header = {})
-      : file_(std::move(file)), header_(header) {}
+  explicit VectorReader(std::string file, VectorsHeader header = {}, Path path = Path::Fast)
+      : file_(std::move(file)), header_(header), path_(path) {}
   /// Reads and validates one whole vector line (`line_no` for messages), derives what the
   /// specification says of every round and throws FormatError when the line's `expect`, `ub`
   /// or `form` says otherwise (an edited or stale file). The result stays valid until the next
   /// call.
   const VectorExpect& expect(std::string_view line, std::size_t line_no);
+  /// Reads and validates one whole vector line as expect() does, without holding it to the
+  /// specification: `rounds` are the file's own expectations. Valid until the next call.
+  const VectorExpect& read(std::string_view line, std::size_t line_no);
   /// Reads the whole vector (states included) of one line.
   Vector full(std::string_view line, std::size_t line_no);
+  /// How many lines the general reader has read (on the Fast path: those outside the compact
+  /// layout, and those with an error).
+  std::size_t general_lines() const { return general_lines_; }
 
  private:
-  const VectorExpect& parse_expect(std::string_view line, std::size_t line_no);
+  bool pull(std::string_view line);
+  void pull_line(std::string_view line);
+  void parse_dom(std::string_view line, std::size_t line_no);
+  void parse_expect(std::string_view line, std::size_t line_no);
+  const spec::ParsedInstr* cached(std::string_view raw, spec::ParseError& err);
   const spec::ParsedInstr& instr(const json::Value& v, std::size_t line_no);
   std::string file_;
   VectorsHeader header_;
+  Path path_;
   json::Document doc_;
   // Keyed by the instruction's raw text; looked up by string_view without a copy.
   struct TextHash {
@@ -78,8 +97,17 @@ class VectorReader {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, spec::ParsedInstr, TextHash, std::equal_to<>> instrs_;
+  std::string last_raw_;                           // the last instruction text looked up ...
+  const spec::ParsedInstr* last_instr_ = nullptr;  // ... and what it parsed to
   VectorExpect cur_;
+  std::vector<Expected> derived_;  // expect()'s answer; swapped with cur_.rounds
   std::vector<const json::Value*> scratch_, rounds_;
+  std::vector<uint8_t> lanes_;  // a UB finding's lanes
+  // The last "form" text found to name the instruction's form, and that form.
+  std::string form_text_;
+  std::optional<spec::FormId> form_id_;
+  const spec::ParsedInstr* vector_instr_ = nullptr;  // the instruction cur_.vector holds a copy of
+  std::size_t general_lines_ = 0;
 };
 
 /// One line of a results file: the implementation's answer for vector `id`.

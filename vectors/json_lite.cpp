@@ -465,10 +465,11 @@ namespace {
   if ((digit | letter) != highs) return std::nullopt;
   // Nibble: low four bits, plus 9 for letters.
   const uint64_t nib = (x & ones * 0x0f) + (letter >> 7) * 9;
-  // Byte k holds the digit of weight 16^(7-k): gather pairs, then quads, then the whole.
-  uint64_t v = ((nib & 0x0f000f000f000f00ull) >> 8) | ((nib & 0x000f000f000f000full) << 4);
-  v = ((v & 0x00ff000000ff0000ull) >> 16) | ((v & 0x000000ff000000ffull) << 8);
-  v = ((v & 0x0000ffff00000000ull) >> 32) | ((v & 0x000000000000ffffull) << 16);
+  // Byte k holds the digit of weight 16^(7-k): gather pairs, then quads, then the whole (each
+  // step shifts both ways and keeps the lanes that hold the merged value).
+  uint64_t v = ((nib << 4) | (nib >> 8)) & 0x00ff00ff00ff00ffull;
+  v = ((v << 8) | (v >> 16)) & 0x0000ffff0000ffffull;
+  v = ((v << 16) | (v >> 32)) & 0xffffffffull;
   if (bits < 64 && (v >> bits)) return std::nullopt;
   return v;
 }
@@ -575,18 +576,23 @@ std::string_view Pull::key() {
   return k;
 }
 
-bool Pull::more_members() {
-  if (pos_ < s_.size() && s_[pos_] == ',') return ++pos_, true;  // the common, compact layout
+bool Pull::more_members_spaced() {
   if (accept(',')) return true;
   expect('}');
   return false;
 }
 
-bool Pull::more_items() {
-  if (pos_ < s_.size() && s_[pos_] == ',') return ++pos_, true;
+bool Pull::more_items_spaced() {
   if (accept(',')) return true;
   expect(']');
   return false;
+}
+
+std::optional<uint32_t> Pull::hex_word() {
+  const auto x = quoted_hex8(s_, pos_, 32);
+  if (!x) return std::nullopt;
+  pos_ += 12;
+  return static_cast<uint32_t>(*x);
 }
 
 bool Pull::boolean() {
@@ -633,6 +639,11 @@ uint64_t Pull::bits(int width) {
         throw Error{start + 1, "'" + std::string(v.text) + "' is out of range"};
       return width == 64 ? static_cast<uint64_t>(x) : static_cast<uint32_t>(x);
     }
+    if (v.text.size() <= 19) {  // as as_uint reads digits (from_chars): nineteen cannot overflow
+      uint64_t x = 0;
+      for (const char d : v.text) x = x * 10 + static_cast<unsigned>(d - '0');
+      if (width >= 64 || (x >> width) == 0) return x;
+    }
   } else {
     fail("expected a value (\"0x...\" or an integer)");
   }
@@ -653,6 +664,52 @@ template <std::size_t N>
   for (std::size_t k = 0; k + 1 < N; ++k)
     if (s[pos + k] != w[k]) return false;
   return true;
+}
+
+// Four one-digit numbers, each followed by a comma ("1,0,1,2,": a block's predicates), at `q`
+// (eight readable bytes): their digits in the low nibbles of four 16-bit lanes, or nullopt. Odd
+// bytes must be commas, even ones digits; in 16-bit lanes no borrow crosses into the next digit.
+[[gnu::always_inline]] inline std::optional<uint64_t> four_digits(const char* q) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr uint64_t lows = 0x00ff00ff00ff00ffull, commas = 0x2c002c002c002c00ull,
+                       bit8 = 0x0100010001000100ull;
+    uint64_t w;
+    std::memcpy(&w, q, 8);
+    const uint64_t e = w & lows;
+    const uint64_t ge0 = e + 0x00d000d000d000d0ull, gt9 = e + 0x00c600c600c600c6ull;
+    if ((w & ~lows) == commas && (ge0 & ~gt9 & bit8) == bit8) return e - 0x0030003000300030ull;
+  }
+  return std::nullopt;
+}
+
+// The element at `q` (thirteen readable bytes) when written `"0x` and eight hex digits `"`
+// followed by ',' or ']': its value; nullopt otherwise (other spellings take the general path).
+[[gnu::always_inline]] inline std::optional<uint64_t> hex8_element(const char* q) {
+  if constexpr (std::endian::native == std::endian::little) {
+    uint32_t head;
+    uint16_t tail;
+    std::memcpy(&head, q, 4);
+    std::memcpy(&tail, q + 11, 2);
+    // `"0x` first; `",` or `"]` after the digits.
+    if ((head & 0xffffffu) == 0x783022u && (tail == 0x2c22u || tail == 0x5d22u))
+      return hex8(q + 3, 64);
+  }
+  return std::nullopt;
+}
+
+// The same for `"0x` and sixteen hex digits `"` (twenty-one readable bytes at `q`).
+[[gnu::always_inline]] inline std::optional<uint64_t> hex16_element(const char* q) {
+  if constexpr (std::endian::native == std::endian::little) {
+    uint32_t head;
+    uint16_t tail;
+    std::memcpy(&head, q, 4);
+    std::memcpy(&tail, q + 19, 2);
+    if ((head & 0xffffffu) == 0x783022u && (tail == 0x2c22u || tail == 0x5d22u)) {
+      const auto hi = hex8(q + 3, 64), lo = hex8(q + 11, 64);
+      if (hi && lo) return *hi << 32 | *lo;
+    }
+  }
+  return std::nullopt;
 }
 }  // namespace
 
@@ -707,6 +764,110 @@ std::size_t Pull::compact_items(uint32_t* out, uint8_t* present, std::size_t max
   pos_ = pos;
   return k;
 }
+
+template <class T>
+std::size_t Pull::compact_words(T* out, std::size_t max, int width, bool& closed) {
+  closed = false;
+  std::size_t k = 0;
+  const char* p = s_.data();
+  const std::size_t n = s_.size();
+  std::size_t pos = pos_;  // local, as in compact_items
+  while (k < max) {
+    std::size_t len = 0;
+    uint64_t x = 0;
+    const char c = pos < n ? p[pos] : '\0';
+    if (c == '"') {
+      // The common case, a run of "0x" and eight (or sixteen) hex digits, each checked in three
+      // loads.
+      const std::size_t before = k;
+      while (k < max && pos + 13 <= n) {
+        std::size_t size = 12;
+        auto v = hex8_element(p + pos);
+        if (!v && pos + 21 <= n) {
+          v = hex16_element(p + pos);
+          if (v && width < 64 && (*v >> width)) v.reset();
+          size = 20;
+        }
+        if (!v) break;
+        out[k++] = static_cast<T>(*v);
+        const bool last = p[pos + size] == ']';
+        pos += size + 1;
+        if (last) {
+          pos_ = pos;
+          nest(']');
+          closed = true;
+          return k;
+        }
+      }
+      if (k != before) continue;  // the next element, whatever its shape
+      // 'X', sixteen digits, or the end of the line near
+      if (pos + 12 > n || p[pos + 1] != '0' || (p[pos + 2] | 0x20) != 'x') break;
+      if (p[pos + 11] == '"') {
+        const auto v = hex8(p + pos + 3, 64);
+        if (!v) break;
+        x = *v;
+        len = 12;
+      } else {
+        if (pos + 20 > n || p[pos + 19] != '"') break;
+        const auto hi = hex8(p + pos + 3, 64), lo = hex8(p + pos + 11, 64);
+        if (!hi || !lo) break;
+        x = *hi << 32 | *lo;
+        if (width < 64 && (x >> width)) break;
+        len = 20;
+      }
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      if (k + 4 <= max && pos + 8 <= n) {
+        if (const auto d = four_digits(p + pos)) {
+          out[k] = static_cast<T>(*d & 0xf);
+          out[k + 1] = static_cast<T>((*d >> 16) & 0xf);
+          out[k + 2] = static_cast<T>((*d >> 32) & 0xf);
+          out[k + 3] = static_cast<T>(*d >> 48);
+          k += 4;
+          pos += 8;
+          continue;
+        }
+      }
+      // As bits() reads a number: from_chars on the digits, which must fit the width; negative
+      // ones as int64_t, at least INT32_MIN at width 32. Eighteen digits cannot overflow.
+      const bool neg = c == '-';
+      std::size_t q = pos + neg;
+      const std::size_t first = q;
+      while (q < n && q - first < 19 && p[q] >= '0' && p[q] <= '9')
+        x = x * 10 + static_cast<unsigned>(p[q++] - '0');
+      if (q == first || q - first > 18) break;
+      if (neg) {
+        if (width == 32 && x > uint64_t{1} << 31) break;
+        const int64_t v = -static_cast<int64_t>(x);
+        x = width == 64 ? static_cast<uint64_t>(v) : static_cast<uint32_t>(v);
+      } else if (width < 64 && (x >> width)) {
+        break;
+      }
+      len = q - pos;
+    } else if (c == 't' && starts_with_at(s_, pos, "true")) {
+      x = 1;
+      len = 4;
+    } else if (c == 'f' && starts_with_at(s_, pos, "false")) {
+      len = 5;
+    } else {
+      break;
+    }
+    if (pos + len >= n || (p[pos + len] != ',' && p[pos + len] != ']')) break;
+    out[k++] = static_cast<T>(x);
+    const bool last = p[pos + len] == ']';
+    pos += len + 1;
+    if (last) {
+      pos_ = pos;
+      nest(']');
+      closed = true;
+      return k;
+    }
+  }
+  pos_ = pos;
+  return k;
+}
+
+template std::size_t Pull::compact_words<uint32_t>(uint32_t*, std::size_t, int, bool&);
+template std::size_t Pull::compact_words<uint64_t>(uint64_t*, std::size_t, int, bool&);
 
 void Pull::skip() {
   // An array of plain strings or integers (a vector's per-lane state) is walked directly;

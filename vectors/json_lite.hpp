@@ -82,10 +82,29 @@ class Pull {
   char peek();
   /// Reads a member name and its ':'.
   std::string_view key();
+  /// Reads a member name and its ':', and says whether the name is the literal `name` (as
+  /// written, escapes kept, as key() returns it). A name written plainly is compared in place.
+  template <std::size_t N>
+  bool key_is(const char (&name)[N]) {
+    constexpr std::size_t m = N - 1;
+    if (pos_ + m + 3 <= s_.size() && s_[pos_] == '"' &&
+        std::char_traits<char>::compare(s_.data() + pos_ + 1, name, m) == 0 &&
+        s_[pos_ + m + 1] == '"' && s_[pos_ + m + 2] == ':') {
+      pos_ += m + 3;
+      return true;
+    }
+    return key() == std::string_view(name, m);
+  }
   /// After a member value: true when another member follows (consumes ','), false at '}'.
-  bool more_members();
+  bool more_members() {
+    if (pos_ < s_.size() && s_[pos_] == ',') return ++pos_, true;  // the compact layout
+    return more_members_spaced();
+  }
   /// After an array element: true when another follows (consumes ','), false at ']'.
-  bool more_items();
+  bool more_items() {
+    if (pos_ < s_.size() && s_[pos_] == ',') return ++pos_, true;
+    return more_items_spaced();
+  }
   /// Reads a string's raw contents.
   std::string_view string();
   /// Reads an unsigned value that fits `bits`: a number, a "0x" hex or decimal string, or a
@@ -98,6 +117,15 @@ class Pull {
   /// of another shape, which the caller reads as usual.
   std::size_t compact_items(uint32_t* out, uint8_t* present, std::size_t max, int width,
                             bool& closed);
+  /// The same for a vector's state and expectation lists (no null): "0x" and eight or sixteen
+  /// hex digits, integers of at most 18 digits (negative ones as two's complement of `width`),
+  /// and true/false, each read as bits(`width`) reads it; `width` is 32 or 64 and fits T
+  /// (uint32_t or uint64_t).
+  template <class T>
+  std::size_t compact_words(T* out, std::size_t max, int width, bool& closed);
+  /// Consumes a string written "0x" and eight hex digits (the compact layout) and returns its
+  /// value; nullopt, consuming nothing, for anything else.
+  std::optional<uint32_t> hex_word();
   /// Reads true/false.
   bool boolean();
   /// Consumes `null` if it comes next.
@@ -111,6 +139,8 @@ class Pull {
 
  private:
   void nest(char c);  // counts the containers a consumed bracket opens or closes
+  bool more_members_spaced();
+  bool more_items_spaced();
   std::string_view s_;
   std::size_t pos_ = 0;
   int depth_ = 0;

@@ -1,5 +1,11 @@
 #include "vectors/vector.hpp"
 
+#include <array>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
 #include "model/fast/fast.hpp"
 
 namespace warpspec::vectors {
@@ -8,10 +14,28 @@ std::size_t round_width(const Vector& v, const Round& r) {
   return v.is_cta() ? r.cta.arrive.size() : spec::kWarpSize;
 }
 
+void bits_to_flags(const uint32_t* words, std::size_t n, uint8_t* out) {
+  // Eight flags at a time from a table of the 256 bytes spread out, one bit per byte.
+  static constexpr auto kSpread = [] {
+    std::array<uint64_t, 256> t{};
+    for (unsigned b = 0; b < 256; ++b) {
+      std::array<uint8_t, 8> flags{};
+      for (unsigned i = 0; i < 8; ++i) flags[i] = (b >> i) & 1u;
+      t[b] = std::bit_cast<uint64_t>(flags);
+    }
+    return t;
+  }();
+  std::size_t t = 0;
+  for (; t + 8 <= n; t += 8) {
+    const uint64_t f = kSpread[(words[t / 32] >> (t % 32)) & 0xffu];
+    std::memcpy(out + t, &f, 8);
+  }
+  for (; t < n; ++t) out[t] = (words[t / 32] >> (t % 32)) & 1u;
+}
+
 namespace {
 
-// The expectations of every round, from evaluators of warp and block forms with the model's
-// interface (the model itself, or the fast implementation proved equal to it).
+// The expectations of every round, from the model's evaluators of warp and block forms.
 template <class WarpEval, class CtaEval>
 std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval&& cta_eval) {
   std::vector<Expected> out;
@@ -46,6 +70,54 @@ std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval
   return out;
 }
 
+// One warp round from the fast implementation's lean answer, as fast::to_result reads it: UB
+// findings in the order of ub_clauses(form), defined lanes those that execute when no clause
+// fires.
+void from_lanes(spec::FormId form, const fast::WarpLanes& l, Expected& e) {
+  constexpr unsigned n = spec::kWarpSize;
+  const uint32_t defined = l.defined();
+  e.d.assign(l.d.begin(), l.d.end());
+  e.p.resize(n);
+  e.executes.resize(n);
+  e.defined.resize(n);
+  bits_to_flags(&l.p, n, e.p.data());
+  bits_to_flags(&l.executes, n, e.executes.data());
+  bits_to_flags(&defined, n, e.defined.data());
+  const auto clauses = fast::ub_clauses(form);
+  std::size_t u = 0;
+  for (std::size_t c = 0; c < clauses.size(); ++c) {
+    if (l.ub[c] == 0) continue;
+    if (e.ub.size() <= u) e.ub.resize(u + 1);
+    e.ub[u].first = clauses[c];
+    auto& lanes = e.ub[u++].second;
+    lanes.clear();
+    for (uint32_t w = l.ub[c]; w; w &= w - 1) lanes.push_back(std::countr_zero(w));
+  }
+  e.ub.resize(u);
+}
+
+// One block round, as fast::evaluate_cta reads the lean answer: every arriving thread gets d;
+// when some thread is missing, every arriving thread's barrier is undefined (one finding, even
+// when no thread arrives).
+void from_cta_lanes(const fast::CtaLanes<model::Concrete>& l, std::size_t n, Expected& e) {
+  e.d.assign(n, l.d);
+  e.p.assign(n, 0);
+  e.executes.resize(n);
+  bits_to_flags(l.executes.data(), n, e.executes.data());
+  if (!l.any_ub) {
+    e.defined = e.executes;
+    e.ub.clear();
+    return;
+  }
+  e.defined.assign(n, 0);
+  e.ub.resize(1);
+  e.ub[0].first = spec::ClauseId::CtaUbNotReached;
+  auto& threads = e.ub[0].second;
+  threads.clear();
+  for (std::size_t t = 0; t < n; ++t)
+    if (e.executes[t]) threads.push_back(static_cast<unsigned>(t));
+}
+
 }  // namespace
 
 std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx) {
@@ -60,14 +132,31 @@ std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVe
 }
 
 std::vector<Expected> expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx) {
-  return expected_by(
-      v,
-      [&](const spec::Instr& in, const model::Warp& w) {
-        return fast::evaluate(in, w, target, ptx);
-      },
-      [&](const spec::Instr& in, const model::Cta& c) {
-        return fast::evaluate_cta(in, c, target, ptx);
-      });
+  std::vector<Expected> out;
+  expected_fast(v, target, ptx, out);
+  return out;
+}
+
+void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
+                   std::vector<Expected>& out) {
+  // The lean answers (fast.hpp), read as fast::evaluate and fast::evaluate_cta read them, without
+  // building the model's result types for every round.
+  const auto& in = v.instr.instr;
+  out.resize(v.rounds.size());
+  for (std::size_t k = 0; k < v.rounds.size(); ++k) {
+    const auto& r = v.rounds[k];
+    if (v.is_cta()) {
+      const auto n = r.cta.arrive.size();
+      if (r.cta.exited.size() != n || r.cta.pred.size() != n || n == 0 || n > model::kMaxCtaThreads)
+        throw std::invalid_argument(
+            "a block holds 1 to 1024 threads, each with arrive/exited/pred");
+      from_cta_lanes(fast::evaluate_cta_words(model::Concrete{}, in, r.cta), n, out[k]);
+    } else {
+      fast::WarpLanes lanes;
+      (void)fast::evaluate_batch(in, std::span(&r.warp, 1), std::span(&lanes, 1), target, ptx);
+      from_lanes(in.form, lanes, out[k]);
+    }
+  }
 }
 
 bool has_ub(const std::vector<Expected>& e) {
@@ -157,6 +246,32 @@ std::size_t vector_size(const Vector& v) {
     }
   }
   return n;
+}
+
+std::string vector_difference(const Vector& a, const Vector& b) {
+  if (a.id != b.id) return "id";
+  if (a.instr.text != b.instr.text) return "instruction";
+  if (a.source != b.source) return "source";
+  if (a.clauses != b.clauses) return "clauses";
+  if (a.rounds.size() != b.rounds.size()) return "rounds";
+  for (std::size_t k = 0; k < a.rounds.size(); ++k) {
+    const auto& x = a.rounds[k];
+    const auto& y = b.rounds[k];
+    const std::string at = "rounds[" + std::to_string(k) + "].";
+    if (x.cta.arrive != y.cta.arrive) return at + "cta.arrive";
+    if (x.cta.exited != y.cta.exited) return at + "cta.exited";
+    if (x.cta.pred != y.cta.pred) return at + "cta.pred";
+    for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+      const char* field = x.warp.exec[i] != y.warp.exec[i]       ? "exec"
+                          : x.warp.exited[i] != y.warp.exited[i] ? "exited"
+                          : x.warp.mask[i] != y.warp.mask[i]     ? "mask"
+                          : x.warp.a[i] != y.warp.a[i]           ? "a"
+                          : x.warp.site[i] != y.warp.site[i]     ? "site"
+                                                                 : nullptr;
+      if (field) return at + "warp." + field + "[" + std::to_string(i) + "]";
+    }
+  }
+  return {};
 }
 
 }  // namespace warpspec::vectors

@@ -50,12 +50,19 @@ struct Expected {
 /// The lanes (or threads) of a round.
 std::size_t round_width(const Vector& v, const Round& r);
 
+/// Writes bits 0 to n - 1 of `words` (bit t in words[t / 32]) as n flags, 0 or 1, at `out`.
+void bits_to_flags(const uint32_t* words, std::size_t n, uint8_t* out);
+
 /// The model's answer for every round of `v`, for `target`/`ptx`.
 std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx);
 
 /// The same answer, computed by the fast implementation (model/fast/, proved equal to the model
 /// on every defined lane): for reading large files.
 std::vector<Expected> expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx);
+/// The same, written into `out`, whose storage is reused (no allocation once it has held an
+/// answer as large): for reading a file vector by vector.
+void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
+                   std::vector<Expected>& out);
 
 /// True when some round of `v` has undefined behaviour (a UB vector: no implementation has to
 /// match it).
@@ -87,5 +94,10 @@ inline Mismatch compare(const Vector& v, const std::vector<Expected>& e,
 
 /// Number of executing lanes over all rounds: the size used to pick the smallest vector.
 std::size_t vector_size(const Vector& v);
+
+/// The first part in which two vectors differ, e.g. "rounds[1].warp.mask[3]"; empty when they
+/// are equal (id, instruction text, source, clauses and every round's state): for tests that hold
+/// two readers of a vector to each other.
+std::string vector_difference(const Vector& a, const Vector& b);
 
 }  // namespace warpspec::vectors
