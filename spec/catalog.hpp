@@ -376,6 +376,22 @@ constexpr const FormInfo& form_info(FormId id) {
   return kForms[static_cast<int>(id)];
 }
 
+/// The clause that says which lanes (threads) a form combines or waits for: the first of its
+/// clauses (checked below).
+constexpr ClauseId participants_clause(FormId id) {
+  return form_info(id).clauses.front();
+}
+
+constexpr bool participants_first() {
+  for (const auto& f : kForms) {
+    const auto key = clause_info(f.clauses.front()).key;
+    if (!key.ends_with(".participants") && f.clauses.front() != ClauseId::SyncwarpExitedOk)
+      return false;
+  }
+  return true;
+}
+static_assert(participants_first(), "every form lists its participants clause first");
+
 /// True for forms evaluated over a warp (everything but the block-wide barriers).
 constexpr bool is_warp_form(FormId id) {
   return form_info(id).family != Family::CtaBarrier;

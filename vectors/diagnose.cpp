@@ -45,19 +45,7 @@ struct Def {
 };
 
 ClauseId participants_clause(const spec::FormInfo& f) {
-  switch (f.family) {
-    case Family::Match:
-      return ClauseId::MatchParticipants;
-    case Family::Vote:
-      return ClauseId::VoteParticipants;
-    case Family::Redux:
-      return ClauseId::ReduxParticipants;
-    case Family::WarpBarrier:
-      return ClauseId::SyncwarpExitedOk;
-    case Family::CtaBarrier:
-      return ClauseId::CtaParticipants;
-  }
-  return ClauseId::MatchParticipants;
+  return spec::participants_clause(f.id);
 }
 
 // The clause that states how the form computes its value from the taking-part operands.

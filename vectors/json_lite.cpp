@@ -682,29 +682,20 @@ template <std::size_t N>
   return std::nullopt;
 }
 
-// The element at `q` (thirteen readable bytes) when written `"0x` and eight hex digits `"`
-// followed by ',' or ']': its value; nullopt otherwise (other spellings take the general path).
-[[gnu::always_inline]] inline std::optional<uint64_t> hex8_element(const char* q) {
+// The element at `q` (Digits + 5 readable bytes) when written `"0x`, Digits (8 or 16) hex digits
+// and `"`, followed by ',' or ']': its value; nullopt otherwise (other spellings take the general
+// path).
+template <int Digits>
+[[gnu::always_inline]] inline std::optional<uint64_t> hex_element(const char* q) {
+  static_assert(Digits == 8 || Digits == 16);
   if constexpr (std::endian::native == std::endian::little) {
     uint32_t head;
     uint16_t tail;
     std::memcpy(&head, q, 4);
-    std::memcpy(&tail, q + 11, 2);
+    std::memcpy(&tail, q + 3 + Digits, 2);
     // `"0x` first; `",` or `"]` after the digits.
-    if ((head & 0xffffffu) == 0x783022u && (tail == 0x2c22u || tail == 0x5d22u))
-      return hex8(q + 3, 64);
-  }
-  return std::nullopt;
-}
-
-// The same for `"0x` and sixteen hex digits `"` (twenty-one readable bytes at `q`).
-[[gnu::always_inline]] inline std::optional<uint64_t> hex16_element(const char* q) {
-  if constexpr (std::endian::native == std::endian::little) {
-    uint32_t head;
-    uint16_t tail;
-    std::memcpy(&head, q, 4);
-    std::memcpy(&tail, q + 19, 2);
     if ((head & 0xffffffu) == 0x783022u && (tail == 0x2c22u || tail == 0x5d22u)) {
+      if constexpr (Digits == 8) return hex8(q + 3, 64);
       const auto hi = hex8(q + 3, 64), lo = hex8(q + 11, 64);
       if (hi && lo) return *hi << 32 | *lo;
     }
@@ -782,9 +773,9 @@ std::size_t Pull::compact_words(T* out, std::size_t max, int width, bool& closed
       const std::size_t before = k;
       while (k < max && pos + 13 <= n) {
         std::size_t size = 12;
-        auto v = hex8_element(p + pos);
+        auto v = hex_element<8>(p + pos);
         if (!v && pos + 21 <= n) {
-          v = hex16_element(p + pos);
+          v = hex_element<16>(p + pos);
           if (v && width < 64 && (*v >> width)) v.reset();
           size = 20;
         }

@@ -124,9 +124,7 @@ spec::ClauseId violated_clause(MutantId m, spec::FormId form) {
   switch (m) {
     case M::MembermaskIgnored:
     case M::ExitedCounted:
-      if (f.family == spec::Family::Vote) return ClauseId::VoteParticipants;
-      if (f.family == spec::Family::Redux) return ClauseId::ReduxParticipants;
-      return ClauseId::MatchParticipants;
+      return spec::participants_clause(form);
     case M::VoteAllAnySwapped:
       return f.mode == spec::Mode::Any ? ClauseId::VoteAny : ClauseId::VoteAll;
     case M::F32NanQualifierSwapped:

@@ -38,12 +38,17 @@ CheckReport check_impl(const Impl& impl) {
   return check(vi, "v.jsonl", ri, "r.jsonl");
 }
 
+// What a correct implementation answers: the specification's results, no UB report.
+std::vector<Observed> spec_answer(const Vector& v) {
+  auto o = as_observed(expected(v, suite().target, suite().ptx));
+  for (auto& r : o) r.ub_reported = false;
+  return o;
+}
+
 // The specification's answer, with `change` applied to the state of vectors of `form` first.
 Impl changed_state(spec::FormId form, const std::function<void(Vector&)>& change) {
   return [=](const Vector& v) {
-    auto e = expected(v, suite().target, suite().ptx);
-    auto o = as_observed(e);
-    for (auto& r : o) r.ub_reported = false;
+    auto o = spec_answer(v);
     if (v.instr.instr.form != form) return o;
     Vector c = v;
     change(c);
@@ -83,10 +88,8 @@ TEST(Diagnose, LaneThirtyOneLeftOutOfABallotIsAParticipantsBugNotInTheCatalog) {
 }
 
 TEST(Diagnose, AnInvertedBlockAndIsChargedToCtaAndNotToParticipants) {
-  const auto& s = suite();
   auto rep = check_impl([&](const Vector& v) {
-    auto o = as_observed(expected(v, s.target, s.ptx));
-    for (auto& r : o) r.ub_reported = false;
+    auto o = spec_answer(v);
     if (v.instr.instr.form == spec::FormId::BarRedAnd)
       for (auto& r : o)
         for (auto& d : r.d) d = !d;
@@ -114,10 +117,8 @@ TEST(Diagnose, LanesKeptApartByCallSiteAreAParticipantsBug) {
 }
 
 TEST(Diagnose, AnAddOffByOneIsChargedToTheAddRuleByElimination) {
-  const auto& s = suite();
   auto rep = check_impl([&](const Vector& v) {
-    auto o = as_observed(expected(v, s.target, s.ptx));
-    for (auto& r : o) r.ub_reported = false;
+    auto o = spec_answer(v);
     if (v.instr.instr.form == spec::FormId::ReduxAddU32)
       for (auto& r : o)
         for (auto& d : r.d) d += 1;
@@ -152,8 +153,7 @@ TEST(Diagnose, ACatalogMutantIsNamedOnlyWhenItAloneExplainsEveryVector) {
   const auto& s = suite();
   // vote.all computed as vote.any everywhere: the catalogued vote_all_any_swapped.
   auto rep = check_impl([&](const Vector& v) {
-    auto o = as_observed(expected(v, s.target, s.ptx));
-    for (auto& r : o) r.ub_reported = false;
+    auto o = spec_answer(v);
     if (v.instr.instr.form != spec::FormId::VoteAll) return o;
     Vector c = v;
     c.instr.instr.form = spec::FormId::VoteAny;
@@ -167,8 +167,7 @@ TEST(Diagnose, ACatalogMutantIsNamedOnlyWhenItAloneExplainsEveryVector) {
   // The same bug on only some vectors is no longer that mutant.
   bool flip = false;
   auto partial = check_impl([&](const Vector& v) {
-    auto o = as_observed(expected(v, s.target, s.ptx));
-    for (auto& r : o) r.ub_reported = false;
+    auto o = spec_answer(v);
     if (v.instr.instr.form != spec::FormId::VoteAll || (flip = !flip)) return o;
     Vector c = v;
     c.instr.instr.form = spec::FormId::VoteAny;
