@@ -301,7 +301,8 @@ std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vecto
         }
         case Change::CarriesPrevious:
           o.d[i] = e[k].d[i];
-          if (k > 0) {
+          // A round may have more threads than the one before it (blocks of different sizes).
+          if (k > 0 && i < out[k - 1].d.size()) {
             const uint32_t prev = out[k - 1].d[i];
             if (f.mode == Mode::Popc)
               o.d[i] += prev;
