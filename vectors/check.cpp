@@ -403,6 +403,8 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
       os << "  breaks " << ci.key << ": " << ci.text << " [" << ci.source << "]\n";
       if (ff.diagnosis.mutants.size() == 1)
         ;  // the catalogued bug is named below
+      else if (!c.because.empty())
+        os << "    charged because the form fails " << c.because << "\n";
       else if (!c.reading.empty() && c.explained == 0)
         os << "    it fails by " << c.reading << "\n";
       else if (!c.reading.empty())
@@ -453,6 +455,7 @@ std::string render_json(const CheckReport& r) {
     for (const auto& c : ff.diagnosis.clauses)
       clauses.push_back({{"clause", spec::clause_info(c.clause).key},
                          {"reading", c.reading},
+                         {"because", c.because},
                          {"explained", c.explained},
                          {"exact", c.exact}});
     auto bugs = nlohmann::json::array();

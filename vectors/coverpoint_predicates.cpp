@@ -147,27 +147,35 @@ class Reader {
         if (r.defined[i] && f(r.d[i])) return true;
     return false;
   }
-  // Some defined lane gets another answer from a changed copy of the vector.
-  bool changed_differs(const Vector& w) const {
-    const auto e2 = expected(w, t_, p_);
+  // Some lane defined here gets other answers from the two changed copies of the vector.
+  bool answers_differ(const std::vector<Expected>& x, const std::vector<Expected>& y) const {
     for (std::size_t k = 0; k < e_.size(); ++k)
       for (std::size_t i = 0; i < e_[k].defined.size(); ++i)
-        if (e_[k].defined[i] && (e2[k].d[i] != e_[k].d[i] || e2[k].p[i] != e_[k].p[i])) return true;
+        if (e_[k].defined[i] && (x[k].d[i] != y[k].d[i] || x[k].p[i] != y[k].p[i])) return true;
     return false;
   }
+  // Some defined lane gets another answer from a changed copy of the vector.
+  bool changed_differs(const Vector& w) const { return answers_differ(expected(w, t_, p_), e_); }
   bool other_form_differs(FormId other) const {
     Vector w = v_;
     w.instr.instr.form = other;
     return changed_differs(w);
   }
-  // The exited lanes come back and execute, so that the membermasks that name them take them in.
+  // The exited lanes come back and execute, so that the membermasks that name them take them in,
+  // and that changes an answer; with their stale operands otherwise than with zeros, so that
+  // their operands, not only their presence, show.
   bool exited_would_matter() const {
     if (!any_round([](const WarpRound& r) { return (r.exited & r.named) != 0; })) return false;
-    Vector w = v_;
+    Vector w = v_, z;
     for (auto& r : w.rounds)
       for (unsigned j = 0; j < 32; ++j)
         if (r.warp.exited[j]) model::set_status(r.warp, j, model::LaneStatus::Executes);
-    return changed_differs(w);
+    z = w;
+    for (std::size_t k = 0; k < z.rounds.size(); ++k)
+      for (unsigned j = 0; j < 32; ++j)
+        if (v_.rounds[k].warp.exited[j]) z.rounds[k].warp.a[j] = 0;
+    const auto stale = expected(w, t_, p_);
+    return answers_differ(stale, e_) && answers_differ(stale, expected(z, t_, p_));
   }
 
   bool warp(CoverpointId id) const;
@@ -230,6 +238,17 @@ bool Reader::warp(CoverpointId id) const {
       return any_defined([](const WarpRound& r, unsigned i) {
         return any_lane(r.defined, [&](unsigned j) { return (r.mask[i] & r.mask[j]) == 0; });
       });
+    case C::MaskInterleavedGroups:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return any_lane(r.defined, [&](unsigned j) {
+          const uint32_t a = r.part[i], b = r.part[j];  // the lanes each group waits for
+          if (a == 0 || b == 0 || (a & b) != 0 || std::popcount(a) == std::popcount(b))
+            return false;
+          const auto lo = [](uint32_t m) { return std::countr_zero(m); };
+          const auto hi = [](uint32_t m) { return 31 - std::countl_zero(m); };
+          return lo(a) < hi(b) && lo(b) < hi(a);
+        });
+      });
     case C::MaskDiffersBetweenLanes:
       return any_executing([](const WarpRound& r, unsigned i) {
         return any_lane(r.mask[i] & r.execs,
@@ -264,6 +283,12 @@ bool Reader::warp(CoverpointId id) const {
       return any_defined([](const WarpRound& r, unsigned i) { return !bit(r.part[i], 31); });
     case C::ResultOneParticipant:
       return any_defined([](const WarpRound& r, unsigned i) { return r.part[i] == 1u << i; });
+    case C::ResultGroupNotPowerOfTwo:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto n = static_cast<unsigned>(std::popcount(r.part[i]));
+        return n >= 3 && !std::has_single_bit(n) &&
+               !any_lane(r.part[i], [&](unsigned j) { return value(r, j) == 0; });
+      });
     case C::StatusExitedOperandMatters:
       return exited_would_matter();
 
@@ -341,6 +366,21 @@ bool Reader::warp(CoverpointId id) const {
         return r.e->d[i] == 1 && any_lane(r.mask[i] & r.exited,
                                           [&](unsigned j) { return value(r, j) != value(r, i); });
       });
+    case C::ResultTrueOverExitedInMask:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t gone = r.mask[i] & r.exited;
+        return r.e->d[i] == 1 && gone != 0 &&
+               any_lane(r.part[i], [&](unsigned j) { return value(r, j) == 1; }) &&
+               !any_lane(gone, [&](unsigned j) { return value(r, j) != 1; });
+      });
+    case C::ASingleTrue:
+      return any_group([](const auto& xs) {
+        return xs.size() >= 2 && std::count(xs.begin(), xs.end(), uint64_t{1}) == 1;
+      });
+    case C::InstrNegatedExited:
+      return v_.instr.instr.negate && any_defined([](const WarpRound& r, unsigned i) {
+               return (r.mask[i] & r.exited) != 0;
+             });
     case C::InstrNegated:
       return v_.instr.instr.negate && !warps_.empty() && any_result([](uint32_t) { return true; });
 
@@ -448,6 +488,9 @@ bool Reader::warp(CoverpointId id) const {
 
     case C::SeqTwoRoundsStaleWouldShow:
     case C::SeqMaskChanges:
+    case C::SeqResultBitCleared:
+    case C::SeqResultBitSet:
+    case C::SeqExitBetweenRounds:
       return sequence(id);
     case C::SeqCallSiteSplit:
       return any_defined([](const WarpRound& r, unsigned i) {
@@ -469,6 +512,16 @@ bool Reader::sequence(CoverpointId id) const {
         return true;
       if (id == C::SeqMaskChanges && !v_.is_cta() && a.executes[i] && b.executes[i] &&
           warps_[k - 1].mask[i] != warps_[k].mask[i])
+        return true;
+      if (a.defined[i] && b.defined[i]) {
+        const bool p = v_.instr.instr.write_p;
+        if (id == C::SeqResultBitCleared && ((a.d[i] & ~b.d[i]) != 0 || (p && a.p[i] && !b.p[i])))
+          return true;
+        if (id == C::SeqResultBitSet && ((b.d[i] & ~a.d[i]) != 0 || (p && b.p[i] && !a.p[i])))
+          return true;
+      }
+      if (id == C::SeqExitBetweenRounds && a.executes[i] &&
+          (v_.is_cta() ? v_.rounds[k].cta.exited[i] : v_.rounds[k].warp.exited[i]))
         return true;
     }
   }
@@ -552,6 +605,19 @@ bool Reader::block(CoverpointId id) const {
         const auto s = census(c);
         return s.arrive > 0 && s.missing > 0;
       });
+    case C::BlockWholeWarpExited:
+      return any_round([&](const model::Cta& c, const Expected&) {
+        const auto s = census(c);
+        if (s.arrive == 0 || s.missing != 0) return false;
+        bool whole = false;
+        for (std::size_t w = 0; w < c.arrive.size(); w += 32) {
+          std::size_t exited = 0, n = std::min(w + 32, c.arrive.size()) - w;
+          for (std::size_t t = w; t < w + n; ++t) exited += c.exited[t];
+          if (exited != 0 && exited != n) return false;  // a warp partly exited
+          whole = whole || exited == n;
+        }
+        return whole;
+      });
     case C::BlockExitedPredMatters:
       return any_round([&](const model::Cta& c, const Expected& e) {
         const auto s = census(c);
@@ -580,7 +646,15 @@ bool Reader::block(CoverpointId id) const {
       return any_result([](uint32_t d) { return d == 0; });
     case C::InstrNegated:
       return v_.instr.instr.negate && any_result([](uint32_t) { return true; });
+    case C::InstrNegatedExited:
+      return v_.instr.instr.negate && any_round([&](const model::Cta& c, const Expected&) {
+               const auto s = census(c);
+               return s.arrive > 0 && s.exited > 0;
+             });
     case C::SeqTwoRoundsStaleWouldShow:
+    case C::SeqResultBitCleared:
+    case C::SeqResultBitSet:
+    case C::SeqExitBetweenRounds:
       return sequence(id);
     default:
       return false;

@@ -20,6 +20,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::MaskContiguousMiddle, "mask.contiguous_middle", S::Warp, false, "A membermask is a run of two or more lanes touching neither lane 0 nor lane 31."},
   {C::MaskHoles, "mask.holes", S::Warp, false, "A membermask has a clear bit between its lowest and its highest set bit."},
   {C::MaskTwoGroups, "mask.two_groups", S::Warp, false, "Two groups of lanes execute side by side, each with its own disjoint membermask."},
+  {C::MaskInterleavedGroups, "mask.interleaved_groups", S::Warp, false, "Two groups of different sizes with disjoint membermasks execute side by side and their lanes interleave: neither group lies wholly below the other."},
   {C::MaskDiffersBetweenLanes, "mask.differs_between_lanes", S::Warp, true, "A lane names an executing lane that passes another membermask."},
   {C::MaskSelfMissing, "mask.self_missing", S::Warp, true, "An executing lane's own bit is clear in its membermask."},
   {C::MaskNamesAbsentLane, "mask.names_absent_lane", S::Warp, true, "A membermask names a live lane that does not execute the instruction."},
@@ -33,7 +34,8 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultExcludeLane0, "result.participants_exclude_lane0", S::Collective, false, "A lane's result combines lanes that do not include lane 0."},
   {C::ResultExcludeLane31, "result.participants_exclude_lane31", S::Collective, false, "A lane's result combines lanes that do not include lane 31."},
   {C::ResultOneParticipant, "result.one_participant", S::Collective, false, "A lane's result combines its own operand alone."},
-  {C::StatusExitedOperandMatters, "status.exited_operand_matters", S::Collective, false, "Letting the exited lanes a membermask names take part, with their stale operands, would change a result."},
+  {C::ResultGroupNotPowerOfTwo, "result.group_not_power_of_two", S::ReduxInt, false, "A reduction combines three or more non-zero operands, a count that is not a power of two: a pairwise tree over them has one left over."},
+  {C::StatusExitedOperandMatters, "status.exited_operand_matters", S::Collective, false, "Letting the exited lanes a membermask names take part would change a result, and with their stale operands otherwise than with zeros."},
 
   {C::AAllEqual, "a.all_equal", S::IntValues, false, "Two or more taking-part lanes all hold one value."},
   {C::ATwoClasses, "a.two_classes", S::IntValues, false, "The taking-part lanes hold exactly two values, each on two or more lanes."},
@@ -59,7 +61,10 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultBallotFull, "result.ballot_full", S::Ballot, false, "A ballot is 0xffffffff: all 32 lanes take part with true predicates."},
   {C::ResultBallotBit31, "result.ballot_bit31", S::Ballot, false, "A ballot has bit 31 (the sign bit) set without being full."},
   {C::ResultUniTrueWithExitedInMask, "result.uni_true_with_exited_in_mask", S::VoteUni, false, "vote.uni answers true while the membermask names an exited lane whose stale predicate differs."},
+  {C::ResultTrueOverExitedInMask, "result.true_over_exited_in_mask", S::VoteAllUni, false, "vote.all or vote.uni answers true over true predicates while the membermask names exited lanes whose stale predicates are all true as well: only who counts as a member decides."},
+  {C::ASingleTrue, "a.single_true", S::Vote, false, "Of two or more taking-part lanes exactly one holds a true predicate."},
   {C::InstrNegated, "instr.negated", S::Negatable, false, "The source predicate is negated (!a)."},
+  {C::InstrNegatedExited, "instr.negated_exited", S::Negatable, false, "The source predicate is negated (!a) while a membermask names an exited lane (in a block: while threads have exited)."},
 
   {C::ResultAddWraps, "result.add_wraps", S::ReduxAdd, false, "The exact sum does not fit: .u32 carries out of bit 31, .s32 leaves the int32 range."},
   {C::ResultMinMaxSignMatters, "result.minmax_sign_matters", S::ReduxMinMaxInt, false, "The unsigned and the signed minimum (maximum) of the taking-part values differ."},
@@ -92,6 +97,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockOneArrives, "block.one_arrives", S::Block, false, "One thread reaches the barrier; every other thread has exited."},
   {C::BlockNoneArrive, "block.none_arrive", S::Block, true, "No thread reaches the barrier although some are alive."},
   {C::BlockThreadMissing, "block.thread_missing", S::Block, true, "Some threads reach the barrier while a live thread does not."},
+  {C::BlockWholeWarpExited, "block.whole_warp_exited", S::Block, false, "The exited threads fill whole warps: one warp has exited entirely and every other thread arrives."},
   {C::BlockExitedPredMatters, "block.exited_pred_matters", S::BlockRed, false, "Counting the exited threads' last predicates would change the result."},
   {C::BlockPredNotBool, "block.pred_not_bool", S::BlockRed, false, "An arriving thread passes a predicate other than 0 and 1."},
   {C::BlockPredEvenNonzero, "block.pred_even_nonzero", S::BlockRed, false, "An arriving thread passes a non-zero predicate whose bit 0 is clear."},
@@ -101,6 +107,9 @@ constexpr CoverpointInfo kCoverpoints[] = {
 
   {C::SeqTwoRoundsStaleWouldShow, "seq.two_rounds_stale_would_show", S::Valued, false, "In two successive rounds a lane gets different results: a result kept from the round before would show."},
   {C::SeqMaskChanges, "seq.mask_changes", S::Warp, false, "A lane executes in two successive rounds with different membermasks."},
+  {C::SeqResultBitCleared, "seq.result_bit_cleared", S::Valued, false, "A lane's result has a bit (or is true) in one round and clears it in the next: a result ORed into the one before would show."},
+  {C::SeqResultBitSet, "seq.result_bit_set", S::Valued, false, "A lane's result lacks a bit (or is false) in one round and sets it in the next: a result ANDed with the one before would show."},
+  {C::SeqExitBetweenRounds, "seq.exit_between_rounds", S::Any, false, "A lane or thread that takes part in one round has exited by the next."},
   {C::SeqCallSiteSplit, "seq.call_site_split", S::Warp, false, "Lanes that reach the instruction from different call sites combine."},
 };
 // clang-format on
@@ -160,6 +169,8 @@ bool in_scope(CoverScope scope, FormId form) {
   using Fa = spec::Family;
   using M = spec::Mode;
   switch (scope) {
+    case S::Any:
+      return true;
     case S::Warp:
       return spec::is_warp_form(form);
     case S::Syncwarp:
@@ -186,6 +197,8 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.family == Fa::Vote && f.mode == M::Ballot;
     case S::VoteUni:
       return f.family == Fa::Vote && f.mode == M::Uni;
+    case S::VoteAllUni:
+      return f.family == Fa::Vote && (f.mode == M::All || f.mode == M::Uni);
     case S::BoolResult:
       return f.d_type == spec::ResultType::Pred;
     case S::Negatable:

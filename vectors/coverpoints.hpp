@@ -25,6 +25,7 @@ enum class CoverpointId : uint8_t {
   MaskContiguousMiddle,
   MaskHoles,
   MaskTwoGroups,
+  MaskInterleavedGroups,
   MaskDiffersBetweenLanes,
   MaskSelfMissing,
   MaskNamesAbsentLane,
@@ -38,6 +39,7 @@ enum class CoverpointId : uint8_t {
   ResultExcludeLane0,
   ResultExcludeLane31,
   ResultOneParticipant,
+  ResultGroupNotPowerOfTwo,
   StatusExitedOperandMatters,
   // integer and bit-pattern operands (match, integer redux)
   AAllEqual,
@@ -64,7 +66,10 @@ enum class CoverpointId : uint8_t {
   ResultBallotFull,
   ResultBallotBit31,
   ResultUniTrueWithExitedInMask,
+  ResultTrueOverExitedInMask,
+  ASingleTrue,
   InstrNegated,
+  InstrNegatedExited,
   // integer redux results
   ResultAddWraps,
   ResultMinMaxSignMatters,
@@ -97,6 +102,7 @@ enum class CoverpointId : uint8_t {
   BlockOneArrives,
   BlockNoneArrive,
   BlockThreadMissing,
+  BlockWholeWarpExited,
   BlockExitedPredMatters,
   BlockPredNotBool,
   BlockPredEvenNonzero,
@@ -106,6 +112,9 @@ enum class CoverpointId : uint8_t {
   // sequences of rounds, call sites
   SeqTwoRoundsStaleWouldShow,
   SeqMaskChanges,
+  SeqResultBitCleared,
+  SeqResultBitSet,
+  SeqExitBetweenRounds,
   SeqCallSiteSplit,
   Count_
 };
@@ -113,6 +122,7 @@ inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
 
 /// The forms that list a coverpoint.
 enum class CoverScope : uint8_t {
+  Any,             ///< every form
   Warp,            ///< match, vote, redux, bar.warp.sync
   Syncwarp,        ///< bar.warp.sync
   Collective,      ///< match, vote, redux (the forms that combine operands)
@@ -126,6 +136,7 @@ enum class CoverScope : uint8_t {
   Vote,            ///< every vote form
   Ballot,          ///< vote.ballot
   VoteUni,         ///< vote.uni
+  VoteAllUni,      ///< vote.all and vote.uni
   BoolResult,      ///< vote.all/.any/.uni, bar.red.and/.or
   Negatable,       ///< vote and bar.red (`!a`)
   ReduxInt,        ///< the integer redux forms

@@ -69,6 +69,11 @@ std::vector<model::Warp> layouts() {
     out.push_back(w);
   }
   {
+    auto w = grouped(0x55555555u, 0x55555555u);  // two groups of 16 and 15 whose lanes interleave
+    group(w, 0x2aaaaaaau, 0x2aaaaaaau);
+    out.push_back(w);
+  }
+  {
     auto w = grouped(1u << 17, ~0u);  // one survivor with the full mask
     exit_lanes(w, ~(1u << 17));
     out.push_back(w);
@@ -168,30 +173,33 @@ std::vector<Pattern> patterns(const spec::ParsedInstr& in) {
   };
 }
 
-model::Warp with_values(model::Warp w, const Pattern& p) {
-  for (unsigned i = 0; i < 32; ++i) w.a[i] = p(i);
-  return w;
-}
-
 std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
   const auto ls = layouts();
   const auto ps = patterns(in);
+  // The patterns' values cut to the operand's width (a 32-bit source holds 32 bits).
+  const uint64_t width = spec::value_syntax(in).bits == 64 ? ~0ull : 0xffffffffull;
+  const auto with_values = [&](model::Warp w, const Pattern& p) {
+    for (unsigned i = 0; i < 32; ++i) w.a[i] = p(i) & width;
+    return w;
+  };
   std::vector<std::vector<Round>> out;
   for (const auto& l : ls)
     for (const auto& p : ps) out.push_back({Round{with_values(l, p), {}}});
-  // Two rounds: the whole warp, then the low half (or two groups, then the whole warp) with the
-  // next pattern, so that results and membermasks change from one round to the next.
+  // Two rounds: the whole warp, then the low half (or two groups, then the whole warp; or the
+  // whole warp, then what is left after four lanes exit) with the next pattern, so that results,
+  // membermasks and the living lanes change from one round to the next.
   for (std::size_t k = 0; k < ps.size(); ++k) {
     const auto& next = ps[(k + 1) % ps.size()];
     out.push_back({Round{with_values(ls[0], ps[k]), {}}, Round{with_values(ls[4], next), {}}});
     out.push_back({Round{with_values(ls[8], ps[k]), {}}, Round{with_values(ls[0], next), {}}});
+    out.push_back({Round{with_values(ls[0], ps[k]), {}}, Round{with_values(ls[1], next), {}}});
   }
   return out;
 }
 
 // ---------------------------------------------------------------- blocks
 
-enum class Arrival { All, ExitedInEveryWarp, One, None, Missing };
+enum class Arrival { All, ExitedInEveryWarp, LastWarpExited, One, None, Missing };
 
 model::Cta block(std::size_t n, Arrival a, const std::function<uint32_t(std::size_t)>& pred) {
   model::Cta c = model::make_cta(n);
@@ -206,6 +214,10 @@ model::Cta block(std::size_t n, Arrival a, const std::function<uint32_t(std::siz
       break;
     case Arrival::ExitedInEveryWarp:
       for (std::size_t w = 0; w < n; w += 32) exit(std::min(w + 31, n - 1));
+      break;
+    case Arrival::LastWarpExited:
+      if (n > 32)
+        for (std::size_t t = (n - 1) / 32 * 32; t < n; ++t) exit(t);
       break;
     case Arrival::One:
       for (std::size_t t = 0; t < n; ++t)
@@ -232,13 +244,18 @@ std::vector<std::vector<Round>> block_designs() {
   };
   std::vector<std::vector<Round>> out;
   for (std::size_t n : {32, 33, 64, 96, 256, 1024})
-    for (auto a :
-         {Arrival::All, Arrival::ExitedInEveryWarp, Arrival::One, Arrival::None, Arrival::Missing})
+    for (auto a : {Arrival::All, Arrival::ExitedInEveryWarp, Arrival::LastWarpExited, Arrival::One,
+                   Arrival::None, Arrival::Missing})
       for (const auto& p : preds) out.push_back({Round{{}, block(n, a, p)}});
-  // Two barriers in a row whose answers differ.
-  for (std::size_t k = 0; k < std::size(preds); ++k)
-    out.push_back({Round{{}, block(64, Arrival::All, preds[k])},
-                   Round{{}, block(64, Arrival::All, preds[(k + 1) % std::size(preds)])}});
+  // Two barriers in a row whose answers differ, with every thread at both or with threads
+  // exiting between them.
+  for (std::size_t k = 0; k < std::size(preds); ++k) {
+    const auto& next = preds[(k + 1) % std::size(preds)];
+    out.push_back(
+        {Round{{}, block(64, Arrival::All, preds[k])}, Round{{}, block(64, Arrival::All, next)}});
+    for (auto a : {Arrival::ExitedInEveryWarp, Arrival::LastWarpExited})
+      out.push_back({Round{{}, block(96, Arrival::All, preds[k])}, Round{{}, block(96, a, next)}});
+  }
   return out;
 }
 

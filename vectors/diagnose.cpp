@@ -17,6 +17,7 @@ using spec::Mode;
 enum class Change : uint8_t {
   MaskIgnored,      // every executing lane takes part, whatever the membermask
   ExitedJoin,       // exited lanes (threads) take part with their last operand
+  ExitedJoinZero,   // exited lanes (threads) take part with 0 as their operand
   MaskOfLowest,     // the lowest executing lane's membermask for every lane
   MaskOfHighest,    // the highest executing lane's membermask for every lane
   LaneOut,          // lane `arg` never takes part
@@ -28,6 +29,7 @@ enum class Change : uint8_t {
   CompareLow32,     // match compares the low 32 bits only
   CompareHigh32,    // match compares the high 32 bits only
   CompareAsFloat,   // match compares floating-point values (+0 == -0, NaN != NaN)
+  NanCanonical,     // match sees every NaN as one canonical NaN (moved through a float register)
   Sibling,          // the state read by the sibling form `arg`
   Inverted,         // the boolean result (or match.all's p) inverted
   SelfOut,          // match.any leaves the lane itself out
@@ -68,6 +70,8 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   if (f.family == Family::CtaBarrier) {
     out.push_back(
         {Change::ExitedJoin, 0, part, "exited threads counted with their last predicate"});
+    out.push_back(
+        {Change::ExitedJoinZero, 0, part, "exited threads counted with a predicate of 0"});
     out.push_back({Change::LastWarpOut, 0, part, "the threads of the last warp not counted"});
     for (const auto& s : spec::kForms)
       if (s.family == Family::CtaBarrier && s.mode != Mode::None && s.id != f.id)
@@ -93,6 +97,8 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
       {Change::MaskIgnored, 0, part, "the membermask ignored: every executing lane takes part"});
   out.push_back({Change::ExitedJoin, 0, part, "exited lanes of the membermask take part"});
   out.push_back(
+      {Change::ExitedJoinZero, 0, part, "exited lanes of the membermask take part with operand 0"});
+  out.push_back(
       {Change::MaskOfLowest, 0, part, "the lowest executing lane's membermask used by every lane"});
   out.push_back({Change::MaskOfHighest, 0, part,
                  "the highest executing lane's membermask used by every lane"});
@@ -114,6 +120,8 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     }
     out.push_back({Change::CompareAsFloat, 0, ClauseId::MatchCompareBits,
                    "operands compared as floating-point values"});
+    out.push_back({Change::NanCanonical, 0, ClauseId::MatchCompareBits,
+                   "every NaN seen as one canonical NaN"});
     if (f.mode == Mode::Any) {
       out.push_back({Change::SelfOut, 0, value, "the lane itself left out of its result"});
     } else {
@@ -165,14 +173,23 @@ Vector changed(const Def& d, const Vector& v) {
         for (unsigned i = 0; i < 32; ++i) w.mask[i] = exec;
         break;
       case Change::ExitedJoin:
+      case Change::ExitedJoinZero: {
+        const bool zero = d.change == Change::ExitedJoinZero;
         if (c.is_cta()) {
           for (std::size_t t = 0; t < r.cta.exited.size(); ++t)
-            if (r.cta.exited[t]) r.cta.exited[t] = false, r.cta.arrive[t] = true;
+            if (r.cta.exited[t]) {
+              r.cta.exited[t] = false, r.cta.arrive[t] = true;
+              if (zero) r.cta.pred[t] = 0;
+            }
         } else {
           for (unsigned i = 0; i < 32; ++i)
-            if (w.exited[i]) w.exited[i] = false, w.exec[i] = true;
+            if (w.exited[i]) {
+              w.exited[i] = false, w.exec[i] = true;
+              if (zero) w.a[i] = 0;
+            }
         }
         break;
+      }
       case Change::MaskOfLowest:
       case Change::MaskOfHighest:
         if (exec) {
@@ -227,6 +244,17 @@ Vector changed(const Def& d, const Vector& v) {
             else if (x == 0)
               a = 0;
           }
+        }
+        break;
+      }
+      case Change::NanCanonical: {
+        const bool wide = spec::form_info(c.instr.instr.form).a_type == spec::OperandType::B64;
+        for (auto& a : w.a) {
+          if (wide && (a & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+              (a & 0x000fffffffffffffull) != 0)
+            a = 0x7ff8000000000000ull;
+          else if (!wide && (a & 0x7f800000u) == 0x7f800000u && (a & 0x007fffffu) != 0)
+            a = 0x7fc00000u;
         }
         break;
       }
@@ -398,10 +426,21 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
     const auto m = dg.mutants.front();
     dg.clauses.push_back({violated_clause(m, f.id),
                           "the catalogued bug '" + std::string(mutant_info(m).key) + "'",
-                          pairs.size(), true});
+                          pairs.size(), true, ""});
     dg.unexplained = 0;
     return dg;
   }
+  // A collective that never completes a round without undefined behaviour waits for a lane it
+  // must not wait for: that breaks the rule of who takes part, whatever its values do.
+  if (f.family != Family::WarpBarrier && f.family != Family::CtaBarrier &&
+      std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
+        for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
+          if (a.expect[k].ub.empty() && a.observed[k].hang) return true;
+        return false;
+      }))
+    dg.clauses.push_back({participants_clause(f),
+                          "waiting for a lane it must not wait for: a round never completed", 0,
+                          false, ""});
   if (pairs.empty()) {
     // No wrong value: the form fails by not completing or by giving no result. For a barrier,
     // whose whole meaning is when it releases, that breaks the rule of who it waits for.
@@ -415,7 +454,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
             dg.clauses.push_back(
                 {participants_clause(f),
                  "not releasing every thread, though every thread it must wait for arrived", 0,
-                 false});
+                 false, ""});
     return dg;
   }
   // 3. Each clause reading, on every answer: which failing results it reproduces, whether it
@@ -468,12 +507,40 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
   // 4. An exact reading names the clause; otherwise at most two readings that never predict a
   //    wrong failure cover what they can (two bugs combined), and the rest is charged by
   //    elimination to the clause that computes the value.
+  // A reading that names one lane explains a single failing vector too easily (the lane that
+  // happens to hold the deciding value): it needs two.
+  const auto lane_specific = [&](std::size_t r) {
+    return defs[r].change == Change::LaneOut || defs[r].change == Change::LaneIn;
+  };
   for (std::size_t r = 0; r < defs.size(); ++r)
-    if (scores[r].exact) {
-      dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true});
+    if (scores[r].exact && (!lane_specific(r) || scores[r].vectors >= 2)) {
+      dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
       dg.unexplained = 0;
       return dg;
     }
+  // Failures only where the source predicate is negated, while the instruction without `!`
+  // passes on two or more vectors: the negation is applied wrongly, whatever it does.
+  if (std::find(f.clauses.begin(), f.clauses.end(), ClauseId::VoteNegate) != f.clauses.end()) {
+    std::vector<uint8_t> fails(answers.size(), 0);
+    for (const auto& p : pairs) fails[p.answer] = 1;
+    bool only_negated = true;
+    std::size_t plain_passing = 0;
+    for (std::size_t n = 0; n < answers.size(); ++n) {
+      const bool negated = answers[n].vector.instr.instr.negate;
+      if (fails[n] && !negated) only_negated = false;
+      bool any_compared = false;
+      for (std::size_t k = 0; k < answers[n].expect.size() && k < answers[n].observed.size(); ++k)
+        for (std::size_t i = 0; i < answers[n].expect[k].defined.size(); ++i)
+          any_compared = any_compared || compared(answers[n], k, i);
+      plain_passing += !fails[n] && !negated && any_compared;
+    }
+    if (only_negated && plain_passing >= 2 && failing_vectors >= 2) {
+      dg.clauses.push_back({ClauseId::VoteNegate, "", pairs.size(), false,
+                            "only where the source is negated (!a), and passes without it"});
+      dg.unexplained = 0;
+      return dg;
+    }
+  }
   // A reading that reproduces only a few failing vectors may do so by coincidence: it must
   // reproduce at least two, and a quarter of them.
   // The first reading must account for half of them; a second (another bug) for a quarter, and
@@ -499,7 +566,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
     auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                            [&](const ClauseCharge& c) { return c.clause == defs[best].clause; });
     if (it == dg.clauses.end())
-      dg.clauses.push_back({defs[best].clause, defs[best].text, best_count, false});
+      dg.clauses.push_back({defs[best].clause, defs[best].text, best_count, false, ""});
     else
       it->explained += best_count, it->reading += "; " + defs[best].text;
   }
@@ -508,7 +575,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
     const auto value = value_clause(f);
     auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                            [&](const ClauseCharge& c) { return c.clause == value; });
-    if (it == dg.clauses.end()) dg.clauses.push_back({value, "", dg.unexplained, false});
+    if (it == dg.clauses.end()) dg.clauses.push_back({value, "", dg.unexplained, false, ""});
   }
   return dg;
 }

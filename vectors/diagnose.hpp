@@ -33,6 +33,9 @@ struct ClauseCharge {
   std::string reading;     ///< the reading that reproduces the failing values ("" by elimination)
   uint64_t explained = 0;  ///< failing lane results it reproduces
   bool exact = false;      ///< it reproduces every answer of the form, failing and passing
+  /// Why the clause is charged when no reading shows it: where the failures fall ("" when a
+  /// reading or elimination decided).
+  std::string because;
 };
 
 /// What the answers of one form show.

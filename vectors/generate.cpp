@@ -271,8 +271,11 @@ std::vector<Round> random_rounds(const spec::ParsedInstr& in, std::mt19937_64& r
 }
 
 // Makes a vector smaller while `keep` holds: lanes leave the instruction (and every mask), then
-// operands and unused fields become 0. The smallest state that still shows a bug is the one a
-// reader of the report can follow.
+// call sites and the operands no lane can read become 0. The smallest state that still shows a
+// bug is the one a reader of the report can follow. The operands of executing and exited lanes
+// stay as they were: 0 is the identity or the absorbing value of most operations, and operands
+// zeroed to fit one bug would hide others (an exited lane read as 0, a mask ignored where the
+// other group holds 0).
 Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
   if (v.is_cta()) return v;
   Vector cur = v;
@@ -301,8 +304,9 @@ Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
       for (unsigned i = 0; i < 32; ++i)
         progress |= attempt([&](Vector& t) {
           auto& w = t.rounds[k].warp;
-          if (w.a[i] == 0 && w.site[i] == 0) return false;
-          w.a[i] = 0;
+          const bool read = model::status(w, i) != model::LaneStatus::Inactive;
+          if ((read || w.a[i] == 0) && w.site[i] == 0) return false;
+          if (!read) w.a[i] = 0;
           w.site[i] = 0;
           return true;
         });

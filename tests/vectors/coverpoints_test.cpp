@@ -175,6 +175,13 @@ std::vector<Case> cases() {
   no("mask.holes", warp(kAddU, {lanes(0x00ffff00u)}));
   yes("mask.two_groups", warp(kAddU, {WarpB{}.run(0xffff, 0xffff).run(0xffff0000u, 0xffff0000u)}));
   no("mask.two_groups", warp(kAddU, {full()}));
+  yes("mask.interleaved_groups",
+      warp(kSync, {WarpB{}.run(0x55555555u, 0x55555555u).run(0x2aaaaaaau, 0x2aaaaaaau)}));
+  no("mask.interleaved_groups",  // as many lanes in each
+     warp(kSync, {WarpB{}.run(0x55555555u, 0x55555555u).run(0xaaaaaaaau, 0xaaaaaaaau)}));
+  no("mask.interleaved_groups",
+     warp(kSync, {WarpB{}.run(0xffff, 0xffff).run(0xffff0000u, 0xffff0000u)}));
+  no("mask.interleaved_groups", warp(kSync, {full()}));
   yes("mask.differs_between_lanes", warp(kAddU, {ub_mismatch}));
   no("mask.differs_between_lanes", warp(kAddU, {full()}));
   no("mask.differs_between_lanes", warp(kAddU, {ub_absent}));
@@ -205,10 +212,21 @@ std::vector<Case> cases() {
   no("result.participants_exclude_lane31", warp(kAddU, {full()}));
   yes("result.one_participant", warp(kVAll, {WarpB{}.run(1u << 17, ~0u).exit(~(1u << 17))}));
   no("result.one_participant", warp(kVAll, {lanes(0x3)}));
+  yes("result.group_not_power_of_two", warp(kAddU, {lanes(0x7).vals({3})}));
+  yes("result.group_not_power_of_two", warp(kAddU, {full().vals({3}).exit(1)}));
+  no("result.group_not_power_of_two", warp(kAddU, {lanes(0x7).vals({3}).a_at(1, 0)}));
+  no("result.group_not_power_of_two", warp(kAddU, {lanes(0xf).vals({3})}));
+  no("result.group_not_power_of_two", warp(kAddU, {full().vals({3})}));
+  no("result.group_not_power_of_two", warp(kAddU, {lanes(0x3).vals({3})}));
   yes("status.exited_operand_matters", warp(kAddU, {full().vals({1}).exit(0xf0000000u)}));
   no("status.exited_operand_matters",
      warp(kAddU, {full().a([](unsigned i) { return i < 28 ? 1 : 0; }).exit(0xf0000000u)}));
   yes("status.exited_operand_matters", warp(kAll32, {full().vals({1}).exit(1)}));
+  // Stale operands of 0 in a .min: taking part with them or with zeros is the same.
+  no("status.exited_operand_matters",
+     warp(kMinU, {full().a([](unsigned i) { return i < 28 ? 5 : 0; }).exit(0xf0000000u)}));
+  yes("status.exited_operand_matters",
+      warp(kMinU, {full().a([](unsigned i) { return i < 28 ? 5 : 3; }).exit(0xf0000000u)}));
   no("status.exited_operand_matters", warp(kAll32, {lanes(0xfffe).vals({1}).exit(1)}));
 
   yes("a.all_equal", warp(kAddU, {full().vals({7})}));
@@ -281,6 +299,22 @@ std::vector<Case> cases() {
   no("result.uni_true_with_exited_in_mask", warp(kVUni, {uni_exited(1)}));
   no("result.uni_true_with_exited_in_mask",
      warp(kVUni, {full().exit(0xf0000000u).a([](unsigned i) { return i < 28 ? i % 2 : 0; })}));
+  yes("result.true_over_exited_in_mask", warp(kVAll, {uni_exited(1)}));
+  yes("result.true_over_exited_in_mask", warp(kVUni, {uni_exited(1)}));
+  no("result.true_over_exited_in_mask", warp(kVUni, {uni_exited(0)}));  // the stale one differs
+  no("result.true_over_exited_in_mask",  // true, but over false predicates
+     warp(kVUni, {full().exit(0xf0000000u).a([](unsigned i) { return i < 28 ? 0 : 1; })}));
+  no("result.true_over_exited_in_mask", warp(kVAll, {full().vals({1})}));
+  no("result.true_over_exited_in_mask",  // one exited lane's stale predicate is false
+     warp(kVAll, {full().exit(0xf0000000u).a([](unsigned i) { return i == 31 ? 0 : 1; })}));
+  yes("a.single_true", warp(kVAny, {full().a([](unsigned i) { return i == 9; })}));
+  no("a.single_true", warp(kVAny, {full().a([](unsigned i) { return i % 16 == 9; })}));
+  no("a.single_true", warp(kVAny, {lanes(1u << 9).vals({1})}));  // one lane takes part
+  yes("instr.negated_exited", warp(kBallotN, {full().vals({1}).exit(1u << 30)}));
+  no("instr.negated_exited", warp(kBallot, {full().vals({1}).exit(1u << 30)}));
+  no("instr.negated_exited", warp(kBallotN, {lanes(0xffff).vals({1}).exit(1u << 30)}));
+  yes("instr.negated_exited", block(kPopcN, {CtaB(64).exit(3)}));
+  no("instr.negated_exited", block(kPopcN, {CtaB(64)}));
   yes("instr.negated", warp(kVAllN, {full().vals({1})}));
   no("instr.negated", warp(kVAll, {full().vals({1})}));
   yes("instr.negated", block(kPopcN, {CtaB(32)}));
@@ -366,6 +400,15 @@ std::vector<Case> cases() {
   no("block.none_arrive", block(kBar, {CtaB(64).exit_all_but(0).exit(0)}));  // all exited
   yes("block.thread_missing", block(kBar, {CtaB(64).missing(1)}));
   no("block.thread_missing", block(kBar, {none_arrive}));
+  yes("block.whole_warp_exited", block(kBar, {[] {
+                                         CtaB b(96);
+                                         for (std::size_t t = 32; t < 64; ++t) b.exit(t);
+                                         return b;
+                                       }()}));
+  no("block.whole_warp_exited", block(kBar, {CtaB(64).exit(31).exit(63)}));
+  no("block.whole_warp_exited", block(kBar, {CtaB(33).exit(32).exit(5)}));  // warp 0 partly
+  yes("block.whole_warp_exited", block(kBar, {CtaB(33).exit(32)}));
+  no("block.whole_warp_exited", block(kBar, {CtaB(32).exit_all_but(0).exit(0)}));  // none arrive
   yes("block.exited_pred_matters", block(kBAnd, {CtaB(64, 1).exit(5, 0)}));
   no("block.exited_pred_matters", block(kBAnd, {CtaB(64, 1).exit(5, 1)}));
   yes("block.pred_not_bool", block(kPopc, {CtaB(32, 1).pred(0, 2)}));
@@ -387,6 +430,18 @@ std::vector<Case> cases() {
   no("seq.two_rounds_stale_would_show", warp(kBallot, {full().vals({1})}));
   yes("seq.two_rounds_stale_would_show", block(kPopc, {CtaB(64, 1), CtaB(64, 0)}));
   no("seq.two_rounds_stale_would_show", block(kPopc, {CtaB(64, 1), CtaB(64, 1)}));
+  yes("seq.result_bit_cleared", warp(kBallot, {full().vals({1}), lanes(0xffff).vals({1})}));
+  no("seq.result_bit_cleared", warp(kBallot, {lanes(0xffff).vals({1}), full().vals({1})}));
+  yes("seq.result_bit_cleared", warp(kVAny, {full().vals({1}), full().vals({0})}));
+  no("seq.result_bit_cleared", warp(kVAny, {full().vals({0}), full().vals({1})}));
+  yes("seq.result_bit_set", warp(kVAny, {full().vals({0}), full().vals({1})}));
+  no("seq.result_bit_set", warp(kVAny, {full().vals({1}), full().vals({0})}));
+  yes("seq.result_bit_set", block(kPopc, {CtaB(64, 0), CtaB(64, 1)}));
+  no("seq.result_bit_set", block(kPopc, {CtaB(64, 1), CtaB(64, 1)}));
+  yes("seq.exit_between_rounds", warp(kSync, {full(), full().exit(1)}));
+  no("seq.exit_between_rounds", warp(kSync, {full().exit(1), full().exit(1)}));
+  yes("seq.exit_between_rounds", block(kBar, {CtaB(64), CtaB(64).exit(40)}));
+  no("seq.exit_between_rounds", block(kBar, {CtaB(64).exit(40), CtaB(64).exit(40)}));
   yes("seq.mask_changes", warp(kSync, {full(), lanes(0xffff)}));
   no("seq.mask_changes", warp(kSync, {full(), full()}));
   yes("seq.call_site_split", warp(kAddU, {full().site(0xffff0000u, 1)}));
