@@ -205,5 +205,84 @@ TEST(Diagnose, AHangOnADefinedRoundIsAMismatchAndOnAUbRoundIsNot) {
   EXPECT_EQ(f.smallest.front().mismatch.kind, Mismatch::Kind::Hang);
 }
 
+TEST(Diagnose, ExitedLanesReadAsZeroAreAParticipantsBugNotTheStaleOperandMutant) {
+  // The catalogued exited_counted lets exited lanes take part with their stale operands; this
+  // implementation zeroes their registers first.
+  auto rep = check_impl(changed_state(spec::FormId::ReduxMinU32, [](Vector& v) {
+    for (auto& r : v.rounds)
+      for (unsigned i = 0; i < 32; ++i)
+        if (r.warp.exited[i]) {
+          model::set_status(r.warp, i, model::LaneStatus::Executes);
+          r.warp.a[i] = 0;
+        }
+  }));
+  const auto& f = failures_of(rep, spec::FormId::ReduxMinU32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty()) << render(rep, 50);
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"redux.participants"}) << render(rep, 50);
+}
+
+TEST(Diagnose, NansMadeCanonicalBeforeAMatchBreakTheBitComparison) {
+  auto rep = check_impl(changed_state(spec::FormId::MatchAnyB32, [](Vector& v) {
+    for (auto& r : v.rounds)
+      for (auto& a : r.warp.a)
+        if ((a & 0x7f800000u) == 0x7f800000u && (a & 0x007fffffu) != 0) a = 0x7fc00000u;
+  }));
+  const auto& f = failures_of(rep, spec::FormId::MatchAnyB32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"match.compare.bits"}) << render(rep, 50);
+}
+
+TEST(Diagnose, ANegationAppliedToTheVoteInsteadOfEachPredicateIsChargedToNegation) {
+  // vote.all with !a answers !(all of a) (that is, any of !a) instead of all of !a.
+  const auto& s = suite();
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::VoteAll || !v.instr.instr.negate) return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k)
+      for (std::size_t i = 0; i < o[k].d.size(); ++i) o[k].d[i] = x[k].d[i] == 0;
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::VoteAll);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_FALSE(f.diagnosis.clauses.front().because.empty());
+  EXPECT_NE(render(rep, 50).find("charged because the form fails only where the source is negated"),
+            std::string::npos);
+}
+
+TEST(Diagnose, ACollectiveThatHangsOnADefinedRoundBreaksWhoTakesPart) {
+  // redux.add waits for every lane its mask names, exited ones included: where one is named the
+  // round never completes.
+  const auto& s = suite();
+  auto rep = check_impl([&](const Vector& v) {
+    auto e = expected(v, s.target, s.ptx);
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::ReduxAddU32) return o;
+    for (std::size_t k = 0; k < o.size(); ++k) {
+      const auto& w = v.rounds[k].warp;
+      bool waits = false;
+      for (unsigned i = 0; i < 32; ++i)
+        if (e[k].executes[i]) {
+          const uint32_t m = v.instr.instr.imm_mask.value_or(w.mask[i]);
+          for (unsigned j = 0; j < 32; ++j) waits = waits || (((m >> j) & 1u) && w.exited[j]);
+        }
+      if (waits && e[k].ub.empty()) {
+        o[k].hang = true;
+        o[k].present.assign(o[k].present.size(), 0);
+        for (auto r = k + 1; r < o.size(); ++r) o[r].present.assign(o[r].present.size(), 0);
+        break;
+      }
+    }
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::ReduxAddU32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty()) << render(rep, 50);
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"redux.participants"}) << render(rep, 50);
+  EXPECT_NE(render(rep, 50).find("waiting for a lane it must not wait for"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace warpspec::vectors
