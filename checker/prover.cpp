@@ -11,6 +11,7 @@
 
 #include "checker/lane_table.hpp"
 #include "checker/smt2.hpp"
+#include "model/output.hpp"
 
 namespace warpspec::checker {
 
@@ -176,7 +177,12 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       const std::string path =
           opt.smt2_is_dir ? (std::filesystem::path(opt.smt2_path) / (p.name + ".smt2")).string()
                           : opt.smt2_path;
-      write_file_atomically(path, to_smt2(ctx, q.whole()));
+      // A file that cannot be written is the output's failure, not the proof's.
+      try {
+        model::write_output(path, to_smt2(ctx, q.whole()));
+      } catch (const model::OutputError& e) {
+        v.output_error = e.what();
+      }
     }
     const auto deadline = t0 + std::chrono::milliseconds(opt.timeout_ms);
     v.status = Status::Proved;

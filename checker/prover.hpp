@@ -37,7 +37,9 @@ struct Verdict {
   std::string counterexample;  ///< refuted: lane tables of the replay
   nlohmann::json counterexample_json;
   std::string error;  ///< non-empty when the run itself failed (a replay that does not
-                      ///< reproduce, an SMT-LIB file that cannot be written, a Z3 error)
+                      ///< reproduce, a Z3 error)
+  std::string output_error;  ///< non-empty when its SMT-LIB file could not be written (the
+                             ///< verdict stands)
 };
 
 /// Proves one property.

@@ -9,10 +9,6 @@ namespace warpspec::checker {
 /// The benchmark `assertions` as SMT-LIB 2 text, ending in (check-sat).
 std::string to_smt2(z3::context& ctx, const z3::expr_vector& assertions);
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename; throws
-/// std::runtime_error naming the path when that fails.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 /// Reads an SMT-LIB 2 file back with Z3's own parser and checks it: "sat", "unsat" or
 /// "unknown" (with `timeout_ms`, 0 for none).
 std::string check_smt2_file(const std::string& path, unsigned timeout_ms = 0);

@@ -11,6 +11,7 @@
 #include "checker/implementation.hpp"
 #include "checker/lane_table.hpp"
 #include "checker/smt2.hpp"
+#include "model/output.hpp"
 #include "checker/symbolic_state.hpp"
 
 namespace warpspec::checker {
@@ -247,7 +248,7 @@ void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
     z3::expr_vector v(ctx);
     v.push_back(h);
     v.push_back(ub != d.w32(0));
-    write_file_atomically(opt.smt2_path, to_smt2(ctx, v));
+    model::write_output(opt.smt2_path, to_smt2(ctx, v));
   }
   auto some = check(ctx, h && ub != d.w32(0), opt.timeout_ms);
   auto none = check(ctx, h && ub == d.w32(0), opt.timeout_ms);
@@ -327,7 +328,7 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
     z3::expr_vector q(ctx);
     q.push_back(h);
     q.push_back(out.any_ub);
-    write_file_atomically(opt.smt2_path, to_smt2(ctx, q));
+    model::write_output(opt.smt2_path, to_smt2(ctx, q));
   }
   ClauseAnswer a;
   a.clause = spec::ClauseId::CtaUbNotReached;

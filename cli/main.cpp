@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "model/output.hpp"
 
 namespace warpspec::cli {
 
@@ -49,7 +50,14 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   try {
-    return action ? action() : kExitUsage;
+    const int rc = action ? action() : kExitUsage;
+    // What went to standard output must have arrived (a full device, a closed pipe).
+    std::string why;
+    if (!warpspec::model::stdout_ok(why)) {
+      std::cerr << "warpspec: standard output: " << why << "\n";
+      return kExitCantCreate;
+    }
+    return rc;
   } catch (const Failure& f) {
     std::cerr << "warpspec: " << f.message << "\n";
     return f.code;

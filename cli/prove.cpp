@@ -99,8 +99,9 @@ int run_prove(const ProveArgs& a) {
 
   std::size_t proved = 0, refuted = 0, unknown = 0;
   double solver_time = 0;
-  std::vector<std::string> errors;
+  std::vector<std::string> errors, unwritten;
   for (const auto& v : verdicts) {
+    if (!v.output_error.empty()) unwritten.push_back(v.output_error);
     solver_time += v.seconds;
     if (!v.error.empty()) errors.push_back(v.name + ": " + v.error);
     if (v.status == checker::Status::Proved)
@@ -178,6 +179,11 @@ int run_prove(const ProveArgs& a) {
     std::string msg = "the proof run failed:";
     for (const auto& e : errors) msg += "\n  " + e;
     throw Failure{kExitInternal, msg};
+  }
+  if (!unwritten.empty()) {
+    std::string msg = "the verdicts above stand, but SMT-LIB output could not be written:";
+    for (const auto& e : unwritten) msg += "\n  " + e;
+    throw Failure{kExitCantCreate, msg};
   }
   if (refuted) return kExitRefuted;
   if (unknown) return kExitUnknown;

@@ -9,6 +9,7 @@
 #include "checker/lane_table.hpp"
 #include "checker/ub_query.hpp"
 #include "cli/common.hpp"
+#include "model/output.hpp"
 
 namespace warpspec::cli {
 namespace {
@@ -179,10 +180,10 @@ int run_ub(const UbArgs& a) {
   checker::UbReport rep;
   try {
     rep = checker::analyse_ub(p.instr, pre_volta, c, opt);
+  } catch (const model::OutputError& e) {
+    throw Failure{kExitCantCreate, e.what()};
   } catch (const std::runtime_error& e) {
-    const std::string what = e.what();
-    if (what.rfind("cannot ", 0) == 0) throw Failure{kExitCantCreate, what};
-    throw Failure{kExitInternal, what};
+    throw Failure{kExitInternal, e.what()};
   }
 
   bool unknown = rep.any_ub == checker::Possibility::Unknown;

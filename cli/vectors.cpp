@@ -185,8 +185,9 @@ int run_vectors(const VectorsOptions& o) {
     if (o.out.empty()) throw Failure{kExitUsage, "--emit cuda needs -o FILE.cu"};
     vectors::EmitStats st;
     auto src = vectors::emit_cuda(vs, header, st);
-    if (!model::write_file_atomically(o.out, src))
-      throw Failure{kExitCantCreate, o.out + ": cannot write the file"};
+    model::OutputFile f(o.out);
+    if (f.ok()) f.stream() << src;
+    if (!f.commit()) throw Failure{kExitCantCreate, f.error()};
     info << "wrote " << o.out << ": " << st.vectors << " vectors, " << st.kernels << " kernels, "
          << st.skipped_ub << " UB vectors listed as skipped\n";
   } else if (o.in.empty()) {
@@ -198,10 +199,9 @@ int run_vectors(const VectorsOptions& o) {
     if (o.out.empty() || o.out == "-") {
       write(std::cout);
     } else {
-      model::AtomicFile f(o.out);
-      if (!f.ok()) throw Failure{kExitCantCreate, o.out + ": cannot create the file"};
-      write(f.stream());
-      if (!f.commit()) throw Failure{kExitCantCreate, o.out + ": writing the file failed"};
+      model::OutputFile f(o.out);
+      if (f.ok()) write(f.stream());
+      if (!f.commit()) throw Failure{kExitCantCreate, f.error()};
       std::size_t z3 = 0;
       for (const auto& v : vs) z3 += v.source == "witness";
       info << "wrote " << o.out << ": " << vs.size() << " vectors in " << std::fixed
@@ -210,8 +210,8 @@ int run_vectors(const VectorsOptions& o) {
   }
   if (!o.reference.empty()) {
     // The results a correct implementation writes: the model's own answers.
-    model::AtomicFile f(o.reference);
-    if (!f.ok()) throw Failure{kExitCantCreate, o.reference + ": cannot create the file"};
+    model::OutputFile f(o.reference);
+    if (!f.ok()) throw Failure{kExitCantCreate, f.error()};
     f.stream() << "{\"schema\":\"" << vectors::kResultsSchema << "\"}\n";
     for (const auto& v : vs) {
       const auto& form = spec::form_info(v.instr.instr.form);
@@ -220,7 +220,7 @@ int run_vectors(const VectorsOptions& o) {
                         form.d_type == spec::ResultType::Pred, v.instr.instr.write_p)
                  << "\n";
     }
-    if (!f.commit()) throw Failure{kExitCantCreate, o.reference + ": writing the file failed"};
+    if (!f.commit()) throw Failure{kExitCantCreate, f.error()};
   }
   int rc = kExitOk;
   if (o.report) print_report(cov, vs, info);

@@ -1,6 +1,7 @@
 // SMT-LIB 2 export: a query written to a file and read back by Z3's own parser gets the same
 // answer as the prover.
 #include "checker/smt2.hpp"
+#include "model/output.hpp"
 
 #include <gtest/gtest.h>
 
@@ -40,11 +41,11 @@ TEST(Smt2, RefutedPropertyRoundTripsAsSat) {
   const auto* p = find_property(lib, "vote.uni_ignores_negation");
   ASSERT_NE(p, nullptr);
   const auto path = temp_path("refuted.smt2");
-  write_file_atomically(path, property_smt2(*p));
+  model::write_output(path, property_smt2(*p));
   // The inverted uni still ignores negation; the all-or-none law is what it breaks.
   EXPECT_EQ(check_smt2_file(path, 60000), "unsat");
   const auto* q = find_property(lib, "vote.uni_is_all_or_none");
-  write_file_atomically(path, property_smt2(*q));
+  model::write_output(path, property_smt2(*q));
   EXPECT_EQ(check_smt2_file(path, 60000), "sat");
   std::filesystem::remove(path);
 }
@@ -53,10 +54,15 @@ TEST(Smt2, WritesAtomicallyAndReportsUnwritablePaths) {
   const auto dir = temp_path("dir");
   std::filesystem::create_directories(dir);
   const auto path = dir + "/q.smt2";
-  write_file_atomically(path, "(check-sat)\n");
+  model::write_output(path, "(check-sat)\n");
   for (const auto& e : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(e.path().filename(), "q.smt2");  // no temporary left behind
-  EXPECT_THROW(write_file_atomically(dir + "/missing/q.smt2", "x"), std::runtime_error);
+  EXPECT_THROW(model::write_output(dir + "/missing/q.smt2", "x"), model::OutputError);
+  // A device is written in place, never renamed over; a full one is an error.
+  EXPECT_THROW(model::write_output("/dev/full", "x"), model::OutputError);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/full"));
+  model::write_output("/dev/null", "x");
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
   std::filesystem::remove_all(dir);
 }
 
