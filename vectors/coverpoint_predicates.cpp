@@ -377,6 +377,9 @@ bool Reader::warp(CoverpointId id) const {
       return any_group([](const auto& xs) {
         return xs.size() >= 2 && std::count(xs.begin(), xs.end(), uint64_t{1}) == 1;
       });
+    case C::InstrNegatedMixed:
+      return v_.instr.instr.negate &&
+             any_group([](const auto& xs) { return counts_of(xs).size() == 2; });
     case C::InstrNegatedExited:
       return v_.instr.instr.negate && any_defined([](const WarpRound& r, unsigned i) {
                return (r.mask[i] & r.exited) != 0;
@@ -646,6 +649,21 @@ bool Reader::block(CoverpointId id) const {
       return any_result([](uint32_t d) { return d == 0; });
     case C::InstrNegated:
       return v_.instr.instr.negate && any_result([](uint32_t) { return true; });
+    case C::InstrNegatedMixed:
+      return v_.instr.instr.negate && any_round([&](const model::Cta& c, const Expected&) {
+               bool yes = false, no = false;
+               for (std::size_t t = 0; t < c.arrive.size(); ++t)
+                 if (c.arrive[t] && !c.exited[t]) (c.pred[t] ? yes : no) = true;
+               return yes && no;
+             });
+    case C::BlockAndTrueOverExited:
+      return any_round([&](const model::Cta& c, const Expected& e) {
+        const auto s = census(c);
+        if (s.arrive == 0 || s.exited == 0 || e.d.empty() || e.d.front() != 1) return false;
+        for (std::size_t t = 0; t < c.arrive.size(); ++t)
+          if (c.exited[t] && (c.pred[t] != 0) == v_.instr.instr.negate) return false;
+        return true;
+      });
     case C::InstrNegatedExited:
       return v_.instr.instr.negate && any_round([&](const model::Cta& c, const Expected&) {
                const auto s = census(c);

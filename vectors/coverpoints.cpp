@@ -65,6 +65,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ASingleTrue, "a.single_true", S::Vote, false, "Of two or more taking-part lanes exactly one holds a true predicate."},
   {C::InstrNegated, "instr.negated", S::Negatable, false, "The source predicate is negated (!a)."},
   {C::InstrNegatedExited, "instr.negated_exited", S::Negatable, false, "The source predicate is negated (!a) while a membermask names an exited lane (in a block: while threads have exited)."},
+  {C::InstrNegatedMixed, "instr.negated_mixed", S::Negatable, false, "The source predicate is negated (!a) and true and false predicates take part together: negating the answer instead of each predicate would show."},
 
   {C::ResultAddWraps, "result.add_wraps", S::ReduxAdd, false, "The exact sum does not fit: .u32 carries out of bit 31, .s32 leaves the int32 range."},
   {C::ResultMinMaxSignMatters, "result.minmax_sign_matters", S::ReduxMinMaxInt, false, "The unsigned and the signed minimum (maximum) of the taking-part values differ."},
@@ -99,6 +100,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockThreadMissing, "block.thread_missing", S::Block, true, "Some threads reach the barrier while a live thread does not."},
   {C::BlockWholeWarpExited, "block.whole_warp_exited", S::Block, false, "The exited threads fill whole warps: one warp has exited entirely and every other thread arrives."},
   {C::BlockExitedPredMatters, "block.exited_pred_matters", S::BlockRed, false, "Counting the exited threads' last predicates would change the result."},
+  {C::BlockAndTrueOverExited, "block.and_true_over_exited", S::BlockAnd, false, "bar.red.and answers true while threads have exited whose last predicates are all true as well: only who counts decides."},
   {C::BlockPredNotBool, "block.pred_not_bool", S::BlockRed, false, "An arriving thread passes a predicate other than 0 and 1."},
   {C::BlockPredEvenNonzero, "block.pred_even_nonzero", S::BlockRed, false, "An arriving thread passes a non-zero predicate whose bit 0 is clear."},
   {C::BlockCountAbove255, "block.count_above_255", S::BlockPopc, false, "The count is above 255 (it does not fit a byte)."},
@@ -225,6 +227,8 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.family == Fa::CtaBarrier;
     case S::BlockRed:
       return bar_red;
+    case S::BlockAnd:
+      return f.family == Fa::CtaBarrier && f.mode == M::And;
     case S::BlockPopc:
       return f.family == Fa::CtaBarrier && f.mode == M::Popc;
   }

@@ -70,6 +70,7 @@ enum class CoverpointId : uint8_t {
   ASingleTrue,
   InstrNegated,
   InstrNegatedExited,
+  InstrNegatedMixed,
   // integer redux results
   ResultAddWraps,
   ResultMinMaxSignMatters,
@@ -104,6 +105,7 @@ enum class CoverpointId : uint8_t {
   BlockThreadMissing,
   BlockWholeWarpExited,
   BlockExitedPredMatters,
+  BlockAndTrueOverExited,
   BlockPredNotBool,
   BlockPredEvenNonzero,
   BlockCountAbove255,
@@ -151,6 +153,7 @@ enum class CoverScope : uint8_t {
   Block,           ///< bar.sync and bar.red
   BlockRed,        ///< bar.red
   BlockPopc,       ///< bar.red.popc
+  BlockAnd,        ///< bar.red.and
 };
 
 /// A catalog row: a stable key, the forms that list it, whether only undefined states show it,

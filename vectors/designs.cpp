@@ -201,13 +201,15 @@ std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
 
 enum class Arrival { All, ExitedInEveryWarp, LastWarpExited, One, None, Missing };
 
-model::Cta block(std::size_t n, Arrival a, const std::function<uint32_t(std::size_t)>& pred) {
+model::Cta block(std::size_t n, Arrival a, const std::function<uint32_t(std::size_t)>& pred,
+                 bool stale_flipped = true) {
   model::Cta c = model::make_cta(n);
   for (std::size_t t = 0; t < n; ++t) c.pred[t] = pred(t);
   auto exit = [&](std::size_t t) {
     c.exited[t] = true;
     c.arrive[t] = false;
-    c.pred[t] = c.pred[t] ? 0 : 1;  // an exited thread's stale predicate is the other one
+    // An exited thread's stale predicate is the other one, or (unflipped) the same as the rest.
+    if (stale_flipped) c.pred[t] = c.pred[t] ? 0 : 1;
   };
   switch (a) {
     case Arrival::All:
@@ -247,6 +249,10 @@ std::vector<std::vector<Round>> block_designs() {
     for (auto a : {Arrival::All, Arrival::ExitedInEveryWarp, Arrival::LastWarpExited, Arrival::One,
                    Arrival::None, Arrival::Missing})
       for (const auto& p : preds) out.push_back({Round{{}, block(n, a, p)}});
+  // Exited threads whose last predicates agree with the arriving ones: only who counts decides.
+  for (std::size_t n : {64, 96})
+    for (auto a : {Arrival::ExitedInEveryWarp, Arrival::LastWarpExited})
+      out.push_back({Round{{}, block(n, a, preds[0], false)}});
   // Two barriers in a row whose answers differ, with every thread at both or with threads
   // exiting between them.
   for (std::size_t k = 0; k < std::size(preds); ++k) {

@@ -315,6 +315,11 @@ std::vector<Case> cases() {
   no("instr.negated_exited", warp(kBallotN, {lanes(0xffff).vals({1}).exit(1u << 30)}));
   yes("instr.negated_exited", block(kPopcN, {CtaB(64).exit(3)}));
   no("instr.negated_exited", block(kPopcN, {CtaB(64)}));
+  yes("instr.negated_mixed", warp(kVAllN, {full().vals({0, 1})}));
+  no("instr.negated_mixed", warp(kVAllN, {full().vals({1})}));
+  no("instr.negated_mixed", warp(kVAll, {full().vals({0, 1})}));
+  yes("instr.negated_mixed", block(kPopcN, {CtaB(64).pred(3, 0)}));
+  no("instr.negated_mixed", block(kPopcN, {CtaB(64)}));
   yes("instr.negated", warp(kVAllN, {full().vals({1})}));
   no("instr.negated", warp(kVAll, {full().vals({1})}));
   yes("instr.negated", block(kPopcN, {CtaB(32)}));
@@ -409,6 +414,9 @@ std::vector<Case> cases() {
   no("block.whole_warp_exited", block(kBar, {CtaB(33).exit(32).exit(5)}));  // warp 0 partly
   yes("block.whole_warp_exited", block(kBar, {CtaB(33).exit(32)}));
   no("block.whole_warp_exited", block(kBar, {CtaB(32).exit_all_but(0).exit(0)}));  // none arrive
+  yes("block.and_true_over_exited", block(kBAnd, {CtaB(64, 1).exit(5, 1)}));
+  no("block.and_true_over_exited", block(kBAnd, {CtaB(64, 1).exit(5, 0)}));
+  no("block.and_true_over_exited", block(kBAnd, {CtaB(64, 1)}));
   yes("block.exited_pred_matters", block(kBAnd, {CtaB(64, 1).exit(5, 0)}));
   no("block.exited_pred_matters", block(kBAnd, {CtaB(64, 1).exit(5, 1)}));
   yes("block.pred_not_bool", block(kPopc, {CtaB(32, 1).pred(0, 2)}));
