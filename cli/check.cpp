@@ -2,9 +2,11 @@
 #include "vectors/check.hpp"
 
 #include <fstream>
+#include <optional>
 #include <iostream>
 
 #include "cli/common.hpp"
+#include "model/input.hpp"
 
 namespace warpspec::cli {
 namespace {
@@ -16,12 +18,18 @@ struct CheckOptions {
 };
 
 int run_check(const CheckOptions& o) {
-  std::ifstream v(o.vectors), r(o.results);
-  if (!v) throw Failure{kExitNoInput, o.vectors + ": cannot open the file"};
-  if (!r) throw Failure{kExitNoInput, o.results + ": cannot open the file"};
+  if (o.vectors == "-" && o.results == "-")
+    throw Failure{kExitUsage, "--vectors and --results cannot both be standard input ('-')"};
+  std::optional<model::InputFile> v, r;
+  try {
+    v.emplace(o.vectors);
+    r.emplace(o.results);
+  } catch (const model::MissingInput& e) {
+    throw Failure{kExitNoInput, e.what()};
+  }
   vectors::CheckReport rep;
   try {
-    rep = vectors::check(v, o.vectors, r, o.results);
+    rep = vectors::check(v->stream(), o.vectors, r->stream(), o.results);
   } catch (const vectors::FormatError& e) {
     throw Failure{kExitDataError, e.what()};
   }

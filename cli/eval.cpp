@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/common.hpp"
+#include "model/input.hpp"
 #include "model/render.hpp"
 
 namespace warpspec::cli {
@@ -17,10 +18,10 @@ int run_eval(const EvalOptions& o) {
   std::optional<model::JsonState> js;
   try {
     if (!o.state_file.empty()) js = model::read_state_file_header(o.state_file);
+  } catch (const model::MissingInput& e) {
+    throw Failure{kExitNoInput, e.what()};
   } catch (const model::InputError& e) {
-    throw Failure{
-        e.what() == o.state_file + ": cannot open the file" ? kExitNoInput : kExitDataError,
-        e.what()};
+    throw Failure{kExitDataError, e.what()};
   }
   std::string text = o.instruction;
   std::string origin = "instruction";

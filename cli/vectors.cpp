@@ -2,11 +2,13 @@
 // coverage, the mutant catalog's kill report, and a self-checking CUDA program.
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
 #include "cli/common.hpp"
+#include "model/input.hpp"
 #include "model/output.hpp"
 #include "vectors/emit_cuda.hpp"
 #include "vectors/format.hpp"
@@ -27,8 +29,13 @@ struct VectorsOptions {
 };
 
 std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::VectorsHeader& header) {
-  std::ifstream in(path);
-  if (!in) throw Failure{kExitNoInput, path + ": cannot open the file"};
+  std::optional<model::InputFile> file;
+  try {
+    file.emplace(path);
+  } catch (const model::MissingInput& e) {
+    throw Failure{kExitNoInput, e.what()};
+  }
+  auto& in = file->stream();
   std::string line;
   std::size_t no = 0;
   std::vector<vectors::Vector> out;

@@ -1,5 +1,7 @@
 #include "model/state_io.hpp"
 
+#include "model/input.hpp"
+
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -292,16 +294,9 @@ std::string json_error_text(const std::string& what) {
   return printable(what.substr(pos), true);
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the file", true);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 JsonState read_state_file_header(const std::string& path) {
-  return read_state_text(read_file(path), path);
+  return read_state_text(read_input(path), path);
 }
 
 JsonState read_state_text(std::string text, const std::string& path) {

@@ -61,8 +61,9 @@ struct JsonState {
   std::string raw;  ///< the document, kept for the second pass
 };
 
-/// First pass over a JSON state file: syntax, schema tag, instruction, target and ptx. Throws
-/// InputError (data = true) with file:line:column for syntax errors.
+/// First pass over a JSON state file ("-" for standard input): syntax, schema tag, instruction,
+/// target and ptx. Throws InputError (data = true) with file:line:column for syntax errors, and
+/// MissingInput when the file cannot be opened.
 JsonState read_state_file_header(const std::string& path);
 /// The same first pass over a document already in memory; `file` names it in messages.
 JsonState read_state_text(std::string text, const std::string& file);
@@ -71,9 +72,6 @@ JsonState read_state_text(std::string text, const std::string& file);
 Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p);
 /// Second pass for the block barriers.
 Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p);
-
-/// Reads a whole file; throws InputError (data = true) when it cannot.
-std::string read_file(const std::string& path);
 
 /// The useful part of a JSON library error message ("syntax error while parsing ..."), with
 /// bytes that are not printable ASCII shown as \xNN.

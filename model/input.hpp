@@ -1,0 +1,39 @@
+#pragma once
+// Every input file is opened the same way: "-" is standard input, a directory or a missing or
+// unreadable path is named as such (exit 66), and a device or FIFO is read like a file
+// (/dev/null is an empty one).
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace warpspec::model {
+
+/// An input that cannot be opened: `what()` names the path and the reason.
+struct MissingInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// An input opened for reading.
+class InputFile {
+ public:
+  /// Opens `path` ("-" for standard input, read whole so that it can be read again after
+  /// rewind()); throws MissingInput when it is missing, a directory or unreadable.
+  explicit InputFile(const std::string& path);
+  /// The stream to read from.
+  std::istream& stream() { return *in_; }
+  /// Starts the stream again from its beginning (a FIFO, read once, is kept in memory too).
+  void rewind();
+  /// The path as given ("-" for standard input).
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::unique_ptr<std::istream> in_;
+};
+
+/// The whole content of `path`, opened as InputFile opens it.
+std::string read_input(const std::string& path);
+
+}  // namespace warpspec::model
