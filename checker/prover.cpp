@@ -11,6 +11,7 @@
 
 #include "checker/lane_table.hpp"
 #include "checker/smt2.hpp"
+#include "checker/solver.hpp"
 #include "model/output.hpp"
 
 namespace warpspec::checker {
@@ -101,44 +102,25 @@ struct Solve {
   const ProveOptions& opt;
   Clock::time_point deadline;
 
-  struct Result {
-    z3::check_result result = z3::unknown;
-    std::string why;
-    std::optional<z3::model> model;
-  };
-
-  Result check(const z3::expr& claim, unsigned budget_ms) const {
-    Result r;
-    z3::params params(ctx);
+  Outcome check(const z3::expr& claim, unsigned budget_ms) const {
     unsigned limit = budget_ms;
     if (opt.timeout_ms) {
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) {
-        r.why = "timeout";
-        return r;
+        Outcome o;
+        o.reason = "timeout";
+        return o;
       }
       limit = limit ? std::min<unsigned>(limit, static_cast<unsigned>(left))
                     : static_cast<unsigned>(left);
     }
-    if (limit) params.set("timeout", limit);
-    if (opt.rlimit) params.set("rlimit", static_cast<unsigned>(opt.rlimit));
     // A fresh solver per query: the QF_BV tactic bit-blasts it on its own and never falls back
     // to the incremental core, which is much slower on these problems.
-    z3::solver s(ctx, "QF_BV");
-    s.set(params);
+    Solver s(ctx, Limits{limit, static_cast<unsigned>(opt.rlimit)});
     s.add(q.hypothesis);
     s.add(!claim);
-    try {
-      r.result = s.check();
-      if (r.result == z3::unknown) r.why = s.reason_unknown();
-      if (r.result == z3::sat) r.model = s.get_model();
-    } catch (const z3::exception& e) {
-      r.result = z3::unknown;
-      r.why = e.msg();  // resource exhaustion surfaces as an exception in some Z3 builds
-    }
-    if (r.why.empty() && r.result == z3::unknown) r.why = "unknown";
-    return r;
+    return s.check();
   }
 };
 
@@ -216,8 +198,8 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
         auto all = q.d.lit(true);
         for (auto k : g) all = all && q.env.claims[k];
         auto r = solve.check(all, kGroupBudgetMs);
-        if (r.result == z3::unsat) continue;
-        if (r.result == z3::sat) {
+        if (r.unsat()) continue;
+        if (r.sat()) {
           for (auto k : g)
             if (r.model->eval(q.env.claims[k], true).is_false()) {
               v.status = Status::Refuted;
@@ -230,10 +212,10 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       }
       for (auto k : g) {
         auto r = solve.check(q.env.claims[k], 0);
-        if (r.result == z3::unsat) continue;
-        if (r.result == z3::unknown) {
+        if (r.unsat()) continue;
+        if (r.unknown()) {
           v.status = Status::Unknown;
-          v.reason = r.why + " (" + q.env.labels[k] + ")";
+          v.reason = r.reason + " (" + q.env.labels[k] + ")";
         } else {
           v.status = Status::Refuted;
           v.reason = q.env.labels[k];

@@ -16,24 +16,9 @@ std::string to_smt2(z3::context& ctx, const z3::expr_vector& assertions) {
   return "(set-logic QF_BV)\n" + s.to_smt2();
 }
 
-std::string check_smt2_file(const std::string& path, unsigned timeout_ms) {
+Answer check_smt2_file(const std::string& path, unsigned timeout_ms) {
   z3::context ctx;
-  z3::expr_vector fs = ctx.parse_file(path.c_str());
-  z3::solver s(ctx, "QF_BV");
-  if (timeout_ms) {
-    z3::params p(ctx);
-    p.set("timeout", timeout_ms);
-    s.set(p);
-  }
-  s.add(fs);
-  switch (s.check()) {
-    case z3::sat:
-      return "sat";
-    case z3::unsat:
-      return "unsat";
-    default:
-      return "unknown";
-  }
+  return solve(ctx, ctx.parse_file(path.c_str()), Limits{timeout_ms, 0}).answer;
 }
 
 }  // namespace warpspec::checker

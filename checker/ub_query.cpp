@@ -11,8 +11,9 @@
 #include "checker/implementation.hpp"
 #include "checker/lane_table.hpp"
 #include "checker/smt2.hpp"
-#include "model/output.hpp"
+#include "checker/solver.hpp"
 #include "checker/symbolic_state.hpp"
+#include "model/output.hpp"
 
 namespace warpspec::checker {
 
@@ -20,31 +21,9 @@ namespace {
 
 using spec::kWarpSize;
 
-/// One solver check with a time limit; unknown carries Z3's reason.
-struct Check {
-  z3::check_result result = z3::unknown;
-  std::optional<z3::model> model;
-  std::string why;
-};
-
-Check check(z3::context& ctx, const z3::expr& f, unsigned timeout_ms) {
-  Check r;
-  z3::solver s(ctx, "QF_BV");
-  if (timeout_ms) {
-    z3::params p(ctx);
-    p.set("timeout", timeout_ms);
-    s.set(p);
-  }
-  s.add(f);
-  try {
-    r.result = s.check();
-    if (r.result == z3::sat) r.model = s.get_model();
-    if (r.result == z3::unknown) r.why = s.reason_unknown();
-  } catch (const z3::exception& e) {
-    r.result = z3::unknown;
-    r.why = e.msg();
-  }
-  return r;
+// One check in a fresh solver with a time limit (the one solver layer's).
+Outcome check(z3::context& ctx, const z3::expr& f, unsigned timeout_ms) {
+  return solve(ctx, f, Limits{timeout_ms, 0});
 }
 
 z3::expr status_is(const Z3Domain& d, const z3::expr& exec, const z3::expr& exited,
@@ -82,10 +61,10 @@ std::pair<z3::model, bool> smallest(z3::context& ctx, const Z3Domain& d, const z
     // Witnesses are usually tiny: try the smallest counts first, then bisect.
     const unsigned mid = step++ < 2 ? lo : lo + (hi - lo) / 2;
     auto r = check(ctx, base && z3::ule(count, d.w32(mid)), timeout_ms);
-    if (r.result == z3::sat) {
+    if (r.sat()) {
       best = *r.model;
       hi = static_cast<unsigned>(best.eval(count, true).get_numeral_uint64());
-    } else if (r.result == z3::unsat) {
+    } else if (r.unsat()) {
       lo = mid + 1;
     } else {
       return {best, false};
@@ -209,19 +188,19 @@ void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& 
   a.clause = t.clause;
   const auto fires = q.h && t.lanes != d.w32(0);
   auto can = check(ctx, fires, opt.timeout_ms);
-  if (can.result == z3::unknown) {
-    a.reason = can.why;
+  if (can.unknown()) {
+    a.reason = can.reason;
     return;
   }
-  if (can.result == z3::unsat) {
+  if (can.unsat()) {
     a.verdict = Possibility::Cannot;
     return;
   }
   auto must = check(ctx, q.h && t.lanes == d.w32(0), opt.timeout_ms);
-  a.verdict = must.result == z3::unsat ? Possibility::Must
-              : must.result == z3::sat ? Possibility::Can
-                                       : Possibility::Unknown;
-  if (must.result == z3::unknown) a.reason = must.why;
+  a.verdict = must.unsat() ? Possibility::Must
+              : must.sat() ? Possibility::Can
+                           : Possibility::Unknown;
+  if (must.unknown()) a.reason = must.reason;
   // Warp UB needs an executing lane.
   auto [m, least] = smallest(ctx, d, fires, q.count, *can.model, opt.timeout_ms, 1);
   auto wit = concretize(m, q.w);
@@ -252,19 +231,18 @@ void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
   }
   auto some = check(ctx, h && ub != d.w32(0), opt.timeout_ms);
   auto none = check(ctx, h && ub == d.w32(0), opt.timeout_ms);
-  rep.any_ub = some.result == z3::unsat                           ? Possibility::Cannot
-               : none.result == z3::unsat                         ? Possibility::Must
-               : some.result == z3::sat && none.result == z3::sat ? Possibility::Can
-                                                                  : Possibility::Unknown;
-  if (none.result != z3::sat) return;
+  rep.any_ub = some.unsat()               ? Possibility::Cannot
+               : none.unsat()             ? Possibility::Must
+               : some.sat() && none.sat() ? Possibility::Can
+                                          : Possibility::Unknown;
+  if (none.answer != Answer::Sat) return;
   auto ex = concretize(*none.model, q.w);
   if (!model::evaluate(in, ex, target_of(pre_volta)).ub.empty())
     throw std::runtime_error("the UB-free example does not replay free of UB through the model");
   rep.free_example = ex;
   rep.free_condition = warp_condition_text(in, pre_volta);
   const auto cond = warp_condition(d, q.w, in, pre_volta);
-  rep.condition_checked =
-      check(ctx, h && (cond != (ub == d.w32(0))), opt.timeout_ms).result == z3::unsat;
+  rep.condition_checked = check(ctx, h && (cond != (ub == d.w32(0))), opt.timeout_ms).unsat();
 
   // With every lane's status fixed, name the simplest masks that work, checked like the rest.
   bool statuses_fixed = true;
@@ -279,8 +257,8 @@ void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
     auto pinned = h;
     for (unsigned i = 0; i < kWarpSize; ++i)
       if ((execs >> i) & 1u) pinned = pinned && q.w.mask[i] == d.w32(m);
-    if (check(ctx, pinned, opt.timeout_ms).result != z3::sat) continue;
-    if (check(ctx, pinned && ub != d.w32(0), opt.timeout_ms).result != z3::unsat) continue;
+    if (check(ctx, pinned, opt.timeout_ms).answer != Answer::Sat) continue;
+    if (check(ctx, pinned && ub != d.w32(0), opt.timeout_ms).answer != Answer::Unsat) continue;
     rep.free_condition.push_back("here: every executing lane passing " + hex32(m) +
                                  " is free of UB (checked)");
     break;
@@ -334,15 +312,15 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
   a.clause = spec::ClauseId::CtaUbNotReached;
   auto can = check(ctx, h && out.any_ub, opt.timeout_ms);
   auto none = check(ctx, h && !out.any_ub, opt.timeout_ms);
-  if (can.result == z3::unsat)
+  if (can.unsat())
     a.verdict = Possibility::Cannot;
-  else if (can.result == z3::sat)
-    a.verdict = none.result == z3::unsat ? Possibility::Must
-                : none.result == z3::sat ? Possibility::Can
-                                         : Possibility::Unknown;
+  else if (can.sat())
+    a.verdict = none.unsat() ? Possibility::Must
+                : none.sat() ? Possibility::Can
+                             : Possibility::Unknown;
   else
-    a.reason = can.why;
-  if (can.result == z3::sat) {
+    a.reason = can.reason;
+  if (can.sat()) {
     // The block rule fires on a missing thread even when no thread arrives.
     auto [m, least] = smallest(ctx, d, h && out.any_ub, count, *can.model, opt.timeout_ms, 0);
     auto wit = concretize(m, s);
@@ -356,7 +334,7 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
   }
   rep.clauses.push_back(a);
   rep.any_ub = a.verdict;
-  if (none.result != z3::sat) return;
+  if (none.answer != Answer::Sat) return;
   auto ex = concretize(*none.model, s);
   if (!model::evaluate_cta(in, ex).ub.empty())
     throw std::runtime_error("the UB-free example does not replay free of UB through the model");
@@ -364,8 +342,7 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
   rep.free_condition = {"every thread of the block that has not exited reaches the barrier"};
   auto all_reach = d.lit(true);
   for (unsigned t = 0; t < n; ++t) all_reach = all_reach && (s.arrive[t] || s.exited[t]);
-  rep.condition_checked =
-      check(ctx, h && (all_reach != !out.any_ub), opt.timeout_ms).result == z3::unsat;
+  rep.condition_checked = check(ctx, h && (all_reach != !out.any_ub), opt.timeout_ms).unsat();
 }
 
 }  // namespace

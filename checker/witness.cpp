@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "checker/implementation.hpp"
+#include "checker/solver.hpp"
 #include "checker/symbolic_state.hpp"
 
 namespace warpspec::checker {
@@ -409,36 +410,29 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
     for (std::size_t gi = 0; gi < goals.size(); ++gi) {
       const auto& g = goals[gi];
       if (!remaining.count(g.target)) continue;
-      z3::solver s(ctx, "QF_BV");
-      z3::params p(ctx);
-      p.set("timeout", opt.timeout_ms);
-      p.set("rlimit", opt.rlimit);
-      s.set(p);
+      Solver s(ctx, Limits{opt.timeout_ms, opt.rlimit});
       s.add(base);
       s.add(g.holds);
       ++st.queries;
-      const auto r = s.check();
-      if (r != z3::sat) {
-        why[g.target] = target_name(g.target) + " (" + pin.text + "): " +
-                        (r == z3::unsat ? std::string("unsat") : "unknown, " + s.reason_unknown());
+      auto r = s.check();
+      if (!r.sat()) {
+        why[g.target] = target_name(g.target) + " (" + pin.text +
+                        "): " + (r.unsat() ? std::string("unsat") : "unknown, " + r.reason);
         continue;
       }
       // Coverage-directed: add every other open goal this state can show as well.
-      z3::model model = s.get_model();
+      z3::model model = *r.model;
       std::set<CoverTarget> asked{g.target};
       unsigned rounds = g.rounds;
-      z3::params add(ctx);
-      add.set("timeout", opt.timeout_ms);
-      add.set("rlimit", opt.add_rlimit);
-      s.set(add);
+      s.set_limits(Limits{opt.timeout_ms, opt.add_rlimit});
       for (std::size_t gj = gi + 1; gj < goals.size(); ++gj) {
         const auto& h = goals[gj];
         if (!remaining.count(h.target) || h.ub != g.ub) continue;
         s.push();
         s.add(h.holds);
         ++st.queries;
-        if (s.check() == z3::sat) {
-          model = s.get_model();
+        if (auto more = s.check(); more.sat()) {
+          model = *more.model;
           asked.insert(h.target);
           rounds = std::max(rounds, h.rounds);
         } else {

@@ -31,7 +31,7 @@ TEST(Smt2, ProvedPropertyRoundTripsAsUnsat) {
   auto v = prove(*p, opt);
   ASSERT_EQ(v.status, Status::Proved) << v.reason;
   ASSERT_TRUE(std::filesystem::exists(path));
-  EXPECT_EQ(check_smt2_file(path, 60000), "unsat");
+  EXPECT_EQ(check_smt2_file(path, 60000), Answer::Unsat);
   std::filesystem::remove(path);
 }
 
@@ -43,10 +43,10 @@ TEST(Smt2, RefutedPropertyRoundTripsAsSat) {
   const auto path = temp_path("refuted.smt2");
   model::write_output(path, property_smt2(*p));
   // The inverted uni still ignores negation; the all-or-none law is what it breaks.
-  EXPECT_EQ(check_smt2_file(path, 60000), "unsat");
+  EXPECT_EQ(check_smt2_file(path, 60000), Answer::Unsat);
   const auto* q = find_property(lib, "vote.uni_is_all_or_none");
   model::write_output(path, property_smt2(*q));
-  EXPECT_EQ(check_smt2_file(path, 60000), "sat");
+  EXPECT_EQ(check_smt2_file(path, 60000), Answer::Sat);
   std::filesystem::remove(path);
 }
 

@@ -1,0 +1,64 @@
+#include "checker/solver.hpp"
+
+namespace warpspec::checker {
+
+std::string_view answer_name(Answer a) {
+  switch (a) {
+    case Answer::Sat:
+      return "sat";
+    case Answer::Unsat:
+      return "unsat";
+    case Answer::Unknown:
+      break;
+  }
+  return "unknown";
+}
+
+Solver::Solver(z3::context& ctx, Limits limits) : ctx_(ctx), s_(ctx, "QF_BV") {
+  set_limits(limits);
+}
+
+void Solver::set_limits(Limits limits) {
+  z3::params p(ctx_);
+  if (limits.timeout_ms) p.set("timeout", limits.timeout_ms);
+  if (limits.rlimit) p.set("rlimit", limits.rlimit);
+  s_.set(p);
+}
+
+Outcome Solver::check() {
+  Outcome o;
+  try {
+    switch (s_.check()) {
+      case z3::sat:
+        o.answer = Answer::Sat;
+        o.model = s_.get_model();
+        break;
+      case z3::unsat:
+        o.answer = Answer::Unsat;
+        break;
+      case z3::unknown:
+        o.reason = s_.reason_unknown();
+        break;
+    }
+  } catch (const z3::exception& e) {
+    // Resource exhaustion surfaces as an exception in some Z3 builds.
+    o = Outcome{};
+    o.reason = e.msg();
+  }
+  if (o.unknown() && o.reason.empty()) o.reason = "unknown";
+  return o;
+}
+
+Outcome solve(z3::context& ctx, const z3::expr_vector& assertions, Limits limits) {
+  Solver s(ctx, limits);
+  s.add(assertions);
+  return s.check();
+}
+
+Outcome solve(z3::context& ctx, const z3::expr& formula, Limits limits) {
+  Solver s(ctx, limits);
+  s.add(formula);
+  return s.check();
+}
+
+}  // namespace warpspec::checker

@@ -1,0 +1,68 @@
+#pragma once
+// The one place warpspec asks Z3 a question. Every query (a proof claim, a UB possibility, a
+// witness for a conformance vector, an SMT-LIB file read back) goes through a Solver, with its
+// limits set one way, and comes back in one vocabulary: sat with a model, unsat, or unknown with
+// Z3's reason. An exception Z3 throws under a resource limit is an unknown, never a crash and
+// never an answer. What the answer means (proved, refuted, "UB can fire") is the caller's: it is
+// read from an Outcome, never from a message.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "checker/z3_domain.hpp"
+
+namespace warpspec::checker {
+
+/// What a satisfiability check found.
+enum class Answer { Sat, Unsat, Unknown };
+
+/// "sat", "unsat" or "unknown".
+std::string_view answer_name(Answer a);
+
+/// Limits for one check; 0 means none. The timeout is wall-clock; the resource limit is Z3's
+/// deterministic step count (the same answer on a slow or busy machine).
+struct Limits {
+  unsigned timeout_ms = 0;
+  unsigned rlimit = 0;
+};
+
+/// The end of one check.
+struct Outcome {
+  Answer answer = Answer::Unknown;
+  std::optional<z3::model> model;  ///< Sat only
+  std::string reason;              ///< Unknown only: Z3's reason ("timeout", "max. resource
+                                   ///< limit exceeded", an exception's message)
+  bool sat() const { return answer == Answer::Sat; }
+  bool unsat() const { return answer == Answer::Unsat; }
+  bool unknown() const { return answer == Answer::Unknown; }
+};
+
+/// A QF_BV solver (bit-blasted on its own, never Z3's slower incremental core for a single
+/// check) with assertions, scopes and limits.
+class Solver {
+ public:
+  /// A solver in `ctx` under `limits`.
+  explicit Solver(z3::context& ctx, Limits limits = {});
+  /// Adds an assertion.
+  void add(const z3::expr& e) { s_.add(e); }
+  /// Adds every assertion of `es`.
+  void add(const z3::expr_vector& es) { s_.add(es); }
+  /// Opens and closes an assertion scope.
+  void push() { s_.push(); }
+  void pop() { s_.pop(); }
+  /// Replaces the limits for the checks that follow.
+  void set_limits(Limits limits);
+  /// Checks the assertions.
+  Outcome check();
+
+ private:
+  z3::context& ctx_;
+  z3::solver s_;
+};
+
+/// Checks the conjunction of `assertions` in a fresh Solver under `limits`.
+Outcome solve(z3::context& ctx, const z3::expr_vector& assertions, Limits limits = {});
+/// Checks one formula in a fresh Solver under `limits`.
+Outcome solve(z3::context& ctx, const z3::expr& formula, Limits limits = {});
+
+}  // namespace warpspec::checker
