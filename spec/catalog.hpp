@@ -2,6 +2,7 @@
 // The catalog: every instruction form and every semantic and undefined-behaviour clause, as data.
 // The CLI listing, the parser, the tests and the vector generator read these tables; adding a form
 // is one row here plus one semantics function.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -274,39 +275,53 @@ struct FormInfo {
   std::span<const ClauseId> clauses{};
 };
 
+/// The UB clauses of each warp family, in the order its semantics report them: a lane outside
+/// its own membermask, a named lane absent, membermasks that disagree, and (vote,
+/// bar.warp.sync) the sm_6x convergence rule. The forms' clause lists, the semantics and the fast
+/// implementation all read them from here.
+inline constexpr ClauseId kMatchUb[] = {ClauseId::MatchUbSelfNotInMask, ClauseId::MatchUbPeerAbsent,
+                                        ClauseId::MatchUbMaskMismatch};
+inline constexpr ClauseId kVoteUb[] = {ClauseId::VoteUbSelfNotInMask, ClauseId::VoteUbPeerAbsent,
+                                       ClauseId::VoteUbMaskMismatch,
+                                       ClauseId::VoteUbSm6xConvergence};
+inline constexpr ClauseId kReduxUb[] = {ClauseId::ReduxUbSelfNotInMask, ClauseId::ReduxUbPeerAbsent,
+                                        ClauseId::ReduxUbMaskMismatch};
+inline constexpr ClauseId kSyncwarpUb[] = {
+    ClauseId::SyncwarpUbSelfNotInMask, ClauseId::SyncwarpUbPeerAbsent,
+    ClauseId::SyncwarpUbMaskMismatch, ClauseId::SyncwarpUbSm6xConvergence};
+
 namespace detail {
 using C = ClauseId;
-inline constexpr C kMatchAny[] = {C::MatchParticipants, C::MatchAnyResult,
-                                  C::MatchCompareBits,  C::MatchUbSelfNotInMask,
-                                  C::MatchUbPeerAbsent, C::MatchUbMaskMismatch};
-inline constexpr C kMatchAll[] = {
-    C::MatchParticipants,    C::MatchAllResult,    C::MatchAllPred,       C::MatchCompareBits,
-    C::MatchUbSelfNotInMask, C::MatchUbPeerAbsent, C::MatchUbMaskMismatch};
-#define WARPSPEC_VOTE_UB \
-  C::VoteUbSelfNotInMask, C::VoteUbPeerAbsent, C::VoteUbMaskMismatch, C::VoteUbSm6xConvergence
-inline constexpr C kVoteAll[] = {C::VoteParticipants, C::VoteNegate, C::VoteAll, WARPSPEC_VOTE_UB};
-inline constexpr C kVoteAny[] = {C::VoteParticipants, C::VoteNegate, C::VoteAny, WARPSPEC_VOTE_UB};
-inline constexpr C kVoteUni[] = {C::VoteParticipants, C::VoteNegate, C::VoteUni, WARPSPEC_VOTE_UB};
-inline constexpr C kVoteBallot[] = {C::VoteParticipants, C::VoteNegate, C::VoteBallot,
-                                    WARPSPEC_VOTE_UB};
-#undef WARPSPEC_VOTE_UB
-#define WARPSPEC_REDUX_UB C::ReduxUbSelfNotInMask, C::ReduxUbPeerAbsent, C::ReduxUbMaskMismatch
-inline constexpr C kReduxAdd[] = {C::ReduxParticipants, C::ReduxAdd, WARPSPEC_REDUX_UB};
-inline constexpr C kReduxMinMax[] = {C::ReduxParticipants, C::ReduxMinMaxInt, WARPSPEC_REDUX_UB};
-inline constexpr C kReduxBitwise[] = {C::ReduxParticipants, C::ReduxBitwise, WARPSPEC_REDUX_UB};
-inline constexpr C kReduxF32[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32NanSkip,
-                                  WARPSPEC_REDUX_UB};
+// A form's clause list: its own clauses, then its family's UB clauses.
+template <std::size_t N, std::size_t M>
+constexpr std::array<C, N + M> with_ub(const C (&own)[N], const C (&ub)[M]) {
+  std::array<C, N + M> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = own[i];
+  for (std::size_t i = 0; i < M; ++i) out[N + i] = ub[i];
+  return out;
+}
+inline constexpr auto kMatchAny =
+    with_ub({C::MatchParticipants, C::MatchAnyResult, C::MatchCompareBits}, kMatchUb);
+inline constexpr auto kMatchAll = with_ub(
+    {C::MatchParticipants, C::MatchAllResult, C::MatchAllPred, C::MatchCompareBits}, kMatchUb);
+inline constexpr auto kVoteAll = with_ub({C::VoteParticipants, C::VoteNegate, C::VoteAll}, kVoteUb);
+inline constexpr auto kVoteAny = with_ub({C::VoteParticipants, C::VoteNegate, C::VoteAny}, kVoteUb);
+inline constexpr auto kVoteUni = with_ub({C::VoteParticipants, C::VoteNegate, C::VoteUni}, kVoteUb);
+inline constexpr auto kVoteBallot =
+    with_ub({C::VoteParticipants, C::VoteNegate, C::VoteBallot}, kVoteUb);
+inline constexpr auto kReduxAdd = with_ub({C::ReduxParticipants, C::ReduxAdd}, kReduxUb);
+inline constexpr auto kReduxMinMax = with_ub({C::ReduxParticipants, C::ReduxMinMaxInt}, kReduxUb);
+inline constexpr auto kReduxBitwise = with_ub({C::ReduxParticipants, C::ReduxBitwise}, kReduxUb);
+inline constexpr auto kReduxF32 =
+    with_ub({C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32NanSkip}, kReduxUb);
 // With .abs no -0.0 reaches the reduction, so the zero-order rule has nothing to decide there.
-inline constexpr C kReduxF32Abs[] = {C::ReduxParticipants, C::ReduxF32Abs, C::ReduxF32NanSkip,
-                                     WARPSPEC_REDUX_UB};
-inline constexpr C kReduxF32Nan[] = {C::ReduxParticipants, C::ReduxF32ZeroOrder,
-                                     C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
-inline constexpr C kReduxF32AbsNan[] = {C::ReduxParticipants, C::ReduxF32Abs,
-                                        C::ReduxF32NanPropagate, WARPSPEC_REDUX_UB};
-#undef WARPSPEC_REDUX_UB
-inline constexpr C kSyncwarp[] = {C::SyncwarpExitedOk, C::SyncwarpUbSelfNotInMask,
-                                  C::SyncwarpUbPeerAbsent, C::SyncwarpUbMaskMismatch,
-                                  C::SyncwarpUbSm6xConvergence};
+inline constexpr auto kReduxF32Abs =
+    with_ub({C::ReduxParticipants, C::ReduxF32Abs, C::ReduxF32NanSkip}, kReduxUb);
+inline constexpr auto kReduxF32Nan =
+    with_ub({C::ReduxParticipants, C::ReduxF32ZeroOrder, C::ReduxF32NanPropagate}, kReduxUb);
+inline constexpr auto kReduxF32AbsNan =
+    with_ub({C::ReduxParticipants, C::ReduxF32Abs, C::ReduxF32NanPropagate}, kReduxUb);
+inline constexpr auto kSyncwarp = with_ub({C::SyncwarpExitedOk}, kSyncwarpUb);
 inline constexpr C kBarSync[] = {C::CtaParticipants, C::CtaUbNotReached};
 inline constexpr C kBarPopc[] = {C::CtaParticipants, C::CtaCount, C::CtaUbNotReached};
 inline constexpr C kBarAnd[] = {C::CtaParticipants, C::CtaAnd, C::CtaUbNotReached};
@@ -391,6 +406,43 @@ constexpr bool participants_first() {
   return true;
 }
 static_assert(participants_first(), "every form lists its participants clause first");
+
+/// The UB clauses of a warp form's family in the order its semantics report them (empty for the
+/// block barriers).
+constexpr std::span<const ClauseId> warp_ub_clauses(FormId id) {
+  switch (form_info(id).family) {
+    case Family::Match:
+      return kMatchUb;
+    case Family::Vote:
+      return kVoteUb;
+    case Family::Redux:
+      return kReduxUb;
+    case Family::WarpBarrier:
+      return kSyncwarpUb;
+    case Family::CtaBarrier:
+      break;
+  }
+  return {};
+}
+
+/// The most UB clauses one warp form has.
+inline constexpr std::size_t kMaxWarpUb = std::max(
+    {std::size(kMatchUb), std::size(kVoteUb), std::size(kReduxUb), std::size(kSyncwarpUb)});
+
+// Every warp form's clause list ends with its family's UB clauses, and those are UB clauses:
+// the semantics report them in that order, and the fast implementation reads them from there.
+constexpr bool ub_lists_agree() {
+  for (const auto& f : kForms) {
+    const auto ub = warp_ub_clauses(f.id);
+    if (f.clauses.size() < ub.size()) return false;
+    for (std::size_t i = 0; i < ub.size(); ++i) {
+      if (f.clauses[f.clauses.size() - ub.size() + i] != ub[i]) return false;
+      if (clause_info(ub[i]).kind != ClauseKind::Undefined) return false;
+    }
+  }
+  return true;
+}
+static_assert(ub_lists_agree(), "each warp form's clauses end with its family's UB clauses");
 
 /// True for forms evaluated over a warp (everything but the block-wide barriers).
 constexpr bool is_warp_form(FormId id) {

@@ -34,8 +34,7 @@ Outcome<D, W> eval_match(const D& d, const Instr& in, const WarpState<D, W>& s) 
                     }),
                     v.executes,
                     {}};
-  add_common_ub(d, v, out, ClauseId::MatchUbSelfNotInMask, ClauseId::MatchUbPeerAbsent,
-                ClauseId::MatchUbMaskMismatch);
+  add_common_ub(d, v, out, kMatchUb);
   return out;
 }
 

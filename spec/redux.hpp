@@ -103,8 +103,7 @@ Outcome<D, W> eval_redux(const D& d, const Instr& in, const WarpState<D, W>& s) 
                     lanes_of<W>([&](unsigned) { return d.lit(false); }),
                     v.executes,
                     {}};
-  add_common_ub(d, v, out, ClauseId::ReduxUbSelfNotInMask, ClauseId::ReduxUbPeerAbsent,
-                ClauseId::ReduxUbMaskMismatch);
+  add_common_ub(d, v, out, kReduxUb);
   return out;
 }
 

@@ -15,14 +15,13 @@ Outcome<D, W> eval_syncwarp(const D& d, const Instr& in, const WarpState<D, W>& 
                     lanes_of<W>([&](unsigned) { return d.lit(false); }),
                     v.executes,
                     {}};
-  add_common_ub(d, v, out, ClauseId::SyncwarpUbSelfNotInMask, ClauseId::SyncwarpUbPeerAbsent,
-                ClauseId::SyncwarpUbMaskMismatch);
+  add_common_ub(d, v, out, kSyncwarpUb);
   auto sm6x = d.w32(0);
   if (pre_volta) {
     auto union_differs = union_of_masks(d, v) != v.execs;
     sm6x = ub_not_converged(d, v, s) | d.ite(union_differs, v.execs, d.w32(0));
   }
-  out.ub.push_back({ClauseId::SyncwarpUbSm6xConvergence, sm6x});
+  out.ub.push_back({kSyncwarpUb[3], sm6x});
   return out;
 }
 

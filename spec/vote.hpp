@@ -36,14 +36,13 @@ Outcome<D, W> eval_vote(const D& d, const Instr& in, const WarpState<D, W>& s, b
   };
   Outcome<D, W> out{
       lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {}};
-  add_common_ub(d, v, out, ClauseId::VoteUbSelfNotInMask, ClauseId::VoteUbPeerAbsent,
-                ClauseId::VoteUbMaskMismatch);
+  add_common_ub(d, v, out, kVoteUb);
   auto sm6x = d.w32(0);
   if (pre_volta) {
     auto outside = ~union_of_masks(d, v);
     sm6x = ub_not_converged(d, v, s) | (v.execs & outside);
   }
-  out.ub.push_back({ClauseId::VoteUbSm6xConvergence, sm6x});
+  out.ub.push_back({kVoteUb[3], sm6x});
   return out;
 }
 

@@ -93,11 +93,11 @@ typename D::W32 union_of_masks(const D& d, const WarpView<D, W>& v) {
 
 /// The three UB terms every warp-synchronous form carries, under its family's clause ids.
 template <Domain D, int W>
-void add_common_ub(const D& d, const WarpView<D, W>& v, Outcome<D, W>& out, ClauseId self,
-                   ClauseId absent, ClauseId mismatch) {
-  out.ub.push_back({self, ub_self_not_in_mask(d, v)});
-  out.ub.push_back({absent, ub_peer_absent(d, v)});
-  out.ub.push_back({mismatch, ub_mask_mismatch(d, v)});
+void add_common_ub(const D& d, const WarpView<D, W>& v, Outcome<D, W>& out,
+                   std::span<const ClauseId> family_ub) {
+  out.ub.push_back({family_ub[0], ub_self_not_in_mask(d, v)});
+  out.ub.push_back({family_ub[1], ub_peer_absent(d, v)});
+  out.ub.push_back({family_ub[2], ub_mask_mismatch(d, v)});
 }
 
 }  // namespace warpspec::spec

@@ -21,35 +21,11 @@
 namespace warpspec::fast {
 
 /// At most this many UB clauses belong to one warp form.
-inline constexpr int kMaxUbTerms = 4;
-
-namespace detail {
-using C = spec::ClauseId;
-inline constexpr C kMatchUb[] = {C::MatchUbSelfNotInMask, C::MatchUbPeerAbsent,
-                                 C::MatchUbMaskMismatch};
-inline constexpr C kVoteUb[] = {C::VoteUbSelfNotInMask, C::VoteUbPeerAbsent, C::VoteUbMaskMismatch,
-                                C::VoteUbSm6xConvergence};
-inline constexpr C kReduxUb[] = {C::ReduxUbSelfNotInMask, C::ReduxUbPeerAbsent,
-                                 C::ReduxUbMaskMismatch};
-inline constexpr C kSyncwarpUb[] = {C::SyncwarpUbSelfNotInMask, C::SyncwarpUbPeerAbsent,
-                                    C::SyncwarpUbMaskMismatch, C::SyncwarpUbSm6xConvergence};
-}  // namespace detail
+inline constexpr int kMaxUbTerms = static_cast<int>(spec::kMaxWarpUb);
 
 /// The UB clauses of a warp form in the order the model reports them (`Lanes::ub` follows it).
 constexpr std::span<const spec::ClauseId> ub_clauses(spec::FormId form) {
-  switch (spec::form_info(form).family) {
-    case spec::Family::Match:
-      return detail::kMatchUb;
-    case spec::Family::Vote:
-      return detail::kVoteUb;
-    case spec::Family::Redux:
-      return detail::kReduxUb;
-    case spec::Family::WarpBarrier:
-      return detail::kSyncwarpUb;
-    case spec::Family::CtaBarrier:
-      break;
-  }
-  return {};
+  return spec::warp_ub_clauses(form);
 }
 
 /// The lean result of one warp instruction: everything as words but the per-lane destination.
@@ -61,7 +37,11 @@ struct Lanes {
   std::array<typename D::W32, kMaxUbTerms> ub;  ///< lanes per clause of `ub_clauses(form)`
 
   /// Lanes on which some UB clause fires.
-  typename D::W32 ub_lanes() const { return ub[0] | ub[1] | ub[2] | ub[3]; }
+  typename D::W32 ub_lanes() const {
+    auto any = ub[0];
+    for (int k = 1; k < kMaxUbTerms; ++k) any = any | ub[k];
+    return any;
+  }
   /// Executing lanes on which no UB clause fires. The generic algorithms compute the model's d
   /// on all of these (a superset of the defined lanes); the kernels skip values under any UB.
   typename D::W32 lanes_without_ub() const { return executes & ~ub_lanes(); }
@@ -141,7 +121,8 @@ T tree_reduce(const std::array<T, N>& x, Op&& op) {
   std::vector<T> level(x.begin(), x.end());
   while (level.size() > 1) {
     std::vector<T> next;
-    for (std::size_t j = 0; j + 1 < level.size(); j += 2) next.push_back(op(level[j], level[j + 1]));
+    for (std::size_t j = 0; j + 1 < level.size(); j += 2)
+      next.push_back(op(level[j], level[j + 1]));
     if (level.size() % 2) next.push_back(level.back());
     level = std::move(next);
   }
@@ -190,10 +171,11 @@ Rows<D, W> redux_int_rows(const D& d, const spec::FormInfo& f, const spec::WarpS
         return detail::tree_reduce(selected(set), [](const W32& a, const W32& b) { return a ^ b; });
       default: {  // Min, Max
         const bool max = f.mode == spec::Mode::Max;
-        return detail::running_extreme<D, W>(d, x, set, identity, [&](const W32& k, const W32& acc) {
-          const auto& [lo, hi] = max ? std::pair{acc, k} : std::pair{k, acc};
-          return is_signed ? d.slt(lo, hi) : d.ult(lo, hi);
-        });
+        return detail::running_extreme<D, W>(
+            d, x, set, identity, [&](const W32& k, const W32& acc) {
+              const auto& [lo, hi] = max ? std::pair{acc, k} : std::pair{k, acc};
+              return is_signed ? d.slt(lo, hi) : d.ult(lo, hi);
+            });
       }
     }
   });
@@ -217,9 +199,8 @@ Rows<D, W> redux_f32_rows(const D& d, const spec::FormInfo& f, const spec::WarpS
   return spec::lanes_of<W>([&](unsigned i) {
     const auto numbers = part[i] & ~nan;
     const auto key = detail::running_extreme<D, W>(
-        d, keys, numbers, d.w32(spec::redux_identity(f)), [&](const auto& k, const auto& acc) {
-          return max ? d.ult(acc, k) : d.ult(k, acc);
-        });
+        d, keys, numbers, d.w32(spec::redux_identity(f)),
+        [&](const auto& k, const auto& acc) { return max ? d.ult(acc, k) : d.ult(k, acc); });
     const auto none = spec::is_zero(d, numbers);
     const auto give_nan = f.nan ? none || !spec::is_zero(d, part[i] & nan) : none;
     return d.ite(give_nan, d.w32(spec::kCanonicalNanF32), spec::f32_from_order_key(d, key));
