@@ -257,7 +257,10 @@ bool scan_value(std::string_view s, std::size_t& pos, ScanError& e, int outer) {
 
 bool Document::fail(std::size_t pos, std::string msg) {
   error_ = std::move(msg);
-  error_col_ = pos + 1;
+  // The column in characters, as an editor counts it: UTF-8 continuation bytes do not count.
+  error_col_ = 1;
+  for (std::size_t i = 0; i < pos && i < s_.size(); ++i)
+    error_col_ += (static_cast<unsigned char>(s_[i]) & 0xC0u) != 0x80u;
   return false;
 }
 

@@ -27,7 +27,8 @@ struct Value {
 /// A parsed line.
 class Document {
  public:
-  /// Parses `line`; on failure returns false and sets error() and error_column() (1-based).
+  /// Parses `line`; on failure returns false and sets error() and error_column() (1-based, in
+  /// characters: a multi-byte UTF-8 character counts once).
   /// Members of any object whose name is in `skip` are checked for balance only and kept as
   /// Kind::Skipped with their raw text (used when only part of a line is needed).
   bool parse(std::string_view line, std::span<const std::string_view> skip = {});
