@@ -103,18 +103,6 @@ std::string instr_text(const spec::Instr& in, bool pre_volta) {
   return s;
 }
 
-std::string format_warp(const model::Warp& w) {
-  std::ostringstream out;
-  out << "lane status    mask       a                  site\n";
-  for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "%4u %-9s %s %s %4u\n", i, status_text(w, i).c_str(),
-                  hex(w.mask[i], 8).c_str(), hex(w.a[i], 16).c_str(), w.site[i]);
-    out << buf;
-  }
-  return out.str();
-}
-
 std::string format_replay(const Env<model::Concrete>& env) {
   std::ostringstream out;
   auto groups = group_warps(env);

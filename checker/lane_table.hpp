@@ -17,9 +17,6 @@ std::string format_replay(const Env<model::Concrete>& env);
 /// The same content as JSON: {"warps": [...], "blocks": [...]}.
 nlohmann::json replay_json(const Env<model::Concrete>& env);
 
-/// One warp as a lane table, with no evaluations.
-std::string format_warp(const model::Warp& w);
-
 /// A lane set as text: "0-3,7" ("none" when empty).
 std::string lane_list(uint32_t lanes);
 

@@ -8,6 +8,8 @@
 
 #include "checker/lane_table.hpp"
 #include "checker/ub_query.hpp"
+#include "model/eval.hpp"
+#include "model/render.hpp"
 #include "cli/common.hpp"
 #include "model/output.hpp"
 
@@ -126,22 +128,6 @@ checker::UbConstraints constraints_from_cta(const model::Cta& b) {
   return c;
 }
 
-std::string cta_text(const model::Cta& b) {
-  std::string s;
-  auto add = [&](const char* what, auto pick) {
-    uint32_t dummy = 0;
-    (void)dummy;
-    std::string lanes;
-    for (std::size_t t = 0; t < b.arrive.size(); ++t)
-      if (pick(t)) lanes += (lanes.empty() ? "" : ",") + std::to_string(t);
-    s += std::string("  ") + what + ": " + (lanes.empty() ? "none" : lanes) + "\n";
-  };
-  add("arrive", [&](std::size_t t) { return b.arrive[t] && !b.exited[t]; });
-  add("exited", [&](std::size_t t) { return static_cast<bool>(b.exited[t]); });
-  add("absent", [&](std::size_t t) { return !b.arrive[t] && !b.exited[t]; });
-  return s;
-}
-
 int run_ub(const UbArgs& a) {
   std::optional<model::JsonState> js;
   try {
@@ -206,7 +192,7 @@ int run_ub(const UbArgs& a) {
           for (unsigned i = 0; i < spec::kWarpSize; ++i)
             lanes.push_back({{"lane", i},
                              {"status", model::status_name(model::status(*cl.witness, i))},
-                             {"mask", cl.witness->mask[i]},
+                             {"mask", p.instr.imm_mask.value_or(cl.witness->mask[i])},
                              {"a", cl.witness->a[i]},
                              {"site", cl.witness->site[i]}});
           j["witness"] = lanes;
@@ -243,10 +229,16 @@ int run_ub(const UbArgs& a) {
       if (!cl.witness && !cl.cta_witness) continue;
       std::printf("\nwitness for %s (replayed through the model):\n",
                   std::string(spec::clause_info(cl.clause).key).c_str());
-      if (cl.witness)
-        std::cout << checker::format_warp(*cl.witness);
-      else
-        std::cout << cta_text(*cl.cta_witness);
+      // The witness as eval shows a state: the same table, merged rows, the instruction's own
+      // membermask and value formats, and the UB the model finds on it.
+      if (cl.witness) {
+        const auto r = model::evaluate(p.instr, *cl.witness, target);
+        std::cout << model::lane_table(p.instr, spec::value_syntax(p), *cl.witness, &r)
+                  << model::findings_text(r);
+      } else {
+        const auto r = model::evaluate_cta(p.instr, *cl.cta_witness, target);
+        std::cout << model::cta_table(p.instr, *cl.cta_witness, &r) << model::findings_text(r);
+      }
     }
     std::printf("\nany UB: %s\n", std::string(checker::possibility_name(rep.any_ub)).c_str());
     if (!rep.free_condition.empty()) {
