@@ -33,14 +33,20 @@ int run_list(const std::string& target_text, const std::string& ptx_text, bool j
                      {"operand", spec::operand_type_name(f.a_type)},
                      {"result", spec::result_type_name(f.d_type)},
                      {"requires", spec::describe(f.avail)},
-                     {"ptx", spec::to_string(f.avail.ptx)},
+                     {"min_ptx", spec::to_string(f.avail.ptx)},
                      {"intrinsics", intr}});
     } else {
       std::cout << std::left << std::setw(28) << f.name << " " << std::setw(26)
                 << (std::string(f.syntax)) << " " << spec::describe(f.avail) << "\n";
     }
   }
-  if (json) std::cout << out.dump(2) << "\n";
+  if (json) {
+    nlohmann::json doc{{"schema", "warpspec-list/1"}, {"forms", out}};
+    // Only when given: the forms were then filtered for that target and PTX version.
+    if (target) doc["target"] = spec::to_string(t);
+    if (ptx) doc["ptx"] = spec::to_string(v);
+    std::cout << doc.dump(2) << "\n";
+  }
   return kExitOk;
 }
 

@@ -8,10 +8,10 @@
 
 #include "checker/lane_table.hpp"
 #include "checker/ub_query.hpp"
-#include "model/eval.hpp"
-#include "model/render.hpp"
 #include "cli/common.hpp"
+#include "model/eval.hpp"
 #include "model/output.hpp"
+#include "model/render.hpp"
 
 namespace warpspec::cli {
 namespace {

@@ -463,11 +463,35 @@ std::string render_json(const CheckReport& r) {
     auto kinds = nlohmann::json::array();
     for (const auto& f : ff.smallest) {
       auto v = reader.full(f.vector_line, f.line_no);
+      const auto e = expected(v, r.header.target, r.header.ptx);
+      const auto k = f.mismatch.round;
+      const auto& form = spec::form_info(v.instr.instr.form);
+      const bool has_d = form.d_type != spec::ResultType::None && v.instr.instr.write_d;
+      // Each differing lane with what the specification and the implementation gave (null: no
+      // result), as the text's table shows them.
+      auto values = nlohmann::json::array();
+      for (auto i : f.mismatch.lanes) {
+        const bool present =
+            k < f.observed.size() && i < f.observed[k].present.size() && f.observed[k].present[i];
+        nlohmann::json lane{{"lane", i}};
+        if (has_d) {
+          lane["expected_d"] = e[k].d[i];
+          lane["observed_d"] = present ? nlohmann::json(f.observed[k].d[i]) : nlohmann::json();
+        }
+        if (v.instr.instr.write_p) {
+          lane["expected_p"] = static_cast<bool>(e[k].p[i]);
+          lane["observed_p"] =
+              present ? nlohmann::json(static_cast<bool>(f.observed[k].p[i])) : nlohmann::json();
+        }
+        values.push_back(lane);
+      }
       kinds.push_back({{"kind", kind_key(f.mismatch.kind)},
                        {"vector", v.id},
                        {"line", f.line_no},
-                       {"round", f.mismatch.round},
+                       {"round", k + 1},  // counted from 1, as the text counts
+                       {"rounds", v.rounds.size()},
                        {"lanes", f.mismatch.lanes},
+                       {"values", values},
                        {"what", f.mismatch.what},
                        {"failing_vectors", f.count}});
     }
