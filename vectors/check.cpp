@@ -163,12 +163,26 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
     if (again) {
       std::map<spec::FormId, std::vector<Answered>> answers;
       std::map<spec::FormId, std::pair<std::size_t, std::size_t>> taken;  // failing, passing
+      // Per family, over its negatable forms: failing vectors with and without `!`, and passing
+      // vectors without it.
+      struct Negation {
+        std::size_t negated_failing = 0, plain_failing = 0, plain_passing = 0;
+      };
+      std::map<spec::Family, Negation> negation;
       scan(vin, vfile, rin, rfile,
            [&](const VectorExpect& ex, const ResultLine& res, const std::string&, std::size_t) {
              const auto form = ex.instr->instr.form;
-             if (res.skipped || !failing.count(form)) return;
+             if (res.skipped) return;
              const bool fails =
                  compare(*ex.instr, ex.rounds, res.rounds).kind != Mismatch::Kind::None;
+             if (const auto& f = spec::form_info(form); f.negatable && !ex.ub) {
+               auto& n = negation[f.family];
+               if (fails)
+                 ++(ex.instr->instr.negate ? n.negated_failing : n.plain_failing);
+               else if (!ex.instr->instr.negate)
+                 ++n.plain_passing;
+             }
+             if (!failing.count(form)) return;
              auto& [nf, np] = taken[form];
              if (fails ? nf++ >= kDiagnosedFailing : np++ >= kDiagnosedPassing) return;
              answers[form].push_back({ex.vector, ex.rounds, res.rounds});
@@ -176,6 +190,24 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
       for (auto& [form, ff] : failing) {
         ff.diagnosis = diagnose(answers[form], rep.header.target, rep.header.ptx);
         ff.diagnosed = true;
+      }
+      // What one form shows too thinly, the family may show: a reading that names one lane and
+      // explains other forms of the family too, or failures that fall only on negated vectors
+      // across the family. The forms that gain from it are diagnosed again with that evidence.
+      std::map<spec::Family, std::map<std::string, int>> lane_readings;
+      for (const auto& [form, ff] : failing)
+        for (const auto& t : ff.diagnosis.exact_lane_readings)
+          ++lane_readings[spec::form_info(form).family][t];
+      for (auto& [form, ff] : failing) {
+        const auto fam = spec::form_info(form).family;
+        FamilyEvidence ev;
+        for (const auto& [text, forms] : lane_readings[fam])
+          if (forms >= 2) ev.lane_readings.insert(text);
+        const auto& n = negation[fam];
+        ev.fails_only_negated =
+            n.plain_failing == 0 && n.negated_failing >= 2 && n.plain_passing >= 2;
+        if (!ev.lane_readings.empty() || ev.fails_only_negated)
+          ff.diagnosis = diagnose(answers[form], rep.header.target, rep.header.ptx, ev);
       }
     }
   }

@@ -374,8 +374,8 @@ bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
   return true;
 }
 
-Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
-                   spec::PtxVersion ptx) {
+Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, spec::PtxVersion ptx,
+                   const FamilyEvidence& family) {
   Diagnosis dg;
   if (answers.empty()) return dg;
   const auto& first = answers.front().vector.instr;
@@ -513,7 +513,10 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
     return defs[r].change == Change::LaneOut || defs[r].change == Change::LaneIn;
   };
   for (std::size_t r = 0; r < defs.size(); ++r)
-    if (scores[r].exact && (!lane_specific(r) || scores[r].vectors >= 2)) {
+    if (scores[r].exact && lane_specific(r)) dg.exact_lane_readings.push_back(defs[r].text);
+  for (std::size_t r = 0; r < defs.size(); ++r)
+    if (scores[r].exact &&
+        (!lane_specific(r) || scores[r].vectors >= 2 || family.lane_readings.count(defs[r].text))) {
       dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
       dg.unexplained = 0;
       return dg;
@@ -534,9 +537,14 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target,
           any_compared = any_compared || compared(answers[n], k, i);
       plain_passing += !fails[n] && !negated && any_compared;
     }
-    if (only_negated && plain_passing >= 2 && failing_vectors >= 2) {
-      dg.clauses.push_back({ClauseId::VoteNegate, "", pairs.size(), false,
-                            "only where the source is negated (!a), and passes without it"});
+    if (only_negated &&
+        ((plain_passing >= 2 && failing_vectors >= 2) || family.fails_only_negated)) {
+      dg.clauses.push_back(
+          {ClauseId::VoteNegate, "", pairs.size(), false,
+           failing_vectors >= 2 && plain_passing >= 2
+               ? "only where the source is negated (!a), and passes without it"
+               : "only where the source is negated (!a), as the other forms of its family do, "
+                 "and passes without it"});
       dg.unexplained = 0;
       return dg;
     }

@@ -4,6 +4,7 @@
 // clause its wrong values break, found by asking which clause's altered reading of the state
 // reproduces the observed values.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,16 @@ struct ClauseCharge {
   std::string because;
 };
 
+/// What the other forms of the same family show, for evidence one form alone is too thin for
+/// (a bug that fails one vector on each of three vote forms is seen three times, not once).
+struct FamilyEvidence {
+  /// Readings that name one lane and reproduce every answer of another form of the family.
+  std::set<std::string> lane_readings;
+  /// Across the family's negatable forms: two or more vectors fail, every one negated, and two or
+  /// more without `!` pass.
+  bool fails_only_negated = false;
+};
+
 /// What the answers of one form show.
 struct Diagnosis {
   /// Catalogued mutants that reproduce every answer of the form (a refusal, a hang or a UB
@@ -48,10 +59,14 @@ struct Diagnosis {
   std::vector<ClauseCharge> clauses;
   uint64_t failing = 0;      ///< failing lane results (wrong values on defined lanes)
   uint64_t unexplained = 0;  ///< of them, those no reading reproduces
+  /// Readings that name one lane and reproduce every answer of the form, however few failed.
+  std::vector<std::string> exact_lane_readings;
 };
 
-/// Diagnoses the answers of one form (every vector of it in a file, in file order).
-Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, spec::PtxVersion ptx);
+/// Diagnoses the answers of one form (every vector of it in a file, in file order), with what
+/// the family's other forms show.
+Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, spec::PtxVersion ptx,
+                   const FamilyEvidence& family = {});
 
 /// The clause readings that apply to an instruction (exposed for tests).
 std::vector<Reading> readings_for(const spec::ParsedInstr& in);
