@@ -24,7 +24,15 @@ typename D::W32 arrivals(const D& d, const spec::CtaState<D>& s) {
   return n;
 }
 
-constexpr FormId kRed[] = {FormId::BarRedPopc, FormId::BarRedAnd, FormId::BarRedOr};
+// The block-barrier forms from the catalog: all of them, or the reductions (bar.red) alone, so
+// that a new block form is held to these laws without being listed here.
+std::vector<FormId> cta_forms(bool reductions_only) {
+  std::vector<FormId> out;
+  for (const auto& f : spec::kForms)
+    if (f.family == spec::Family::CtaBarrier && (!reductions_only || f.mode != spec::Mode::None))
+      out.push_back(f.id);
+  return out;
+}
 
 }  // namespace
 
@@ -102,7 +110,7 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
         for (std::size_t t = 0; t < e.cta.arrive.size(); ++t)
           missing = missing || (!e.cta.arrive[t] && !e.cta.exited[t]);
         auto here = arriving(d, e.cta);
-        for (auto f : {FormId::BarSync, FormId::BarRedPopc, FormId::BarRedAnd, FormId::BarRedOr}) {
+        for (auto f : cta_forms(false)) {
           auto o = e.eval_cta(instr(f), e.cta);
           auto ok = o.any_ub == missing;
           for (std::size_t t = 0; t < here.size(); ++t)
@@ -118,7 +126,7 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
         auto t = e.cta;
         for (std::size_t k = 0; k < t.pred.size(); ++k)
           t.pred[k] = d.ite(e.cta.exited[k], d.w32(0x5a5a5a5au) ^ e.cta.pred[k], e.cta.pred[k]);
-        for (auto f : kRed)
+        for (auto f : cta_forms(true))
           for (bool neg : {false, true}) {
             auto a = e.eval_cta(instr(f, neg), e.cta);
             auto b = e.eval_cta(instr(f, neg), t);
