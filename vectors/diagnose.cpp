@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "spec/redux.hpp"
+
 namespace warpspec::vectors {
 
 namespace {
@@ -61,6 +63,25 @@ ClauseId value_clause(const spec::FormInfo& f) {
   return participants_clause(f);
 }
 
+// True when an operand (predicate) of 0 joining the reduction can never change its answer: then
+// "exited lanes take part with 0" is no change at all, and is not offered as a reading.
+bool zero_is_neutral(const spec::ParsedInstr& in) {
+  const auto& f = spec::form_info(in.instr.form);
+  const bool one = in.instr.negate;  // what a 0 predicate counts as after `!`
+  switch (f.family) {
+    case Family::Redux:
+      // .max.abs.NaN.f32: every magnitude is at least +0.0 and a NaN wins anyway.
+      if (f.a_type == spec::OperandType::F32) return f.mode == Mode::Max && f.abs && f.nan;
+      return spec::redux_identity(f) == 0;
+    case Family::Vote:
+      return f.mode == Mode::All ? one : (f.mode == Mode::Any || f.mode == Mode::Ballot) && !one;
+    case Family::CtaBarrier:
+      return f.mode == Mode::And ? one : (f.mode == Mode::Popc || f.mode == Mode::Or) && !one;
+    default:
+      return false;
+  }
+}
+
 std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   const auto& f = spec::form_info(in.instr.form);
   const auto part = participants_clause(f);
@@ -70,8 +91,9 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   if (f.family == Family::CtaBarrier) {
     out.push_back(
         {Change::ExitedJoin, 0, part, "exited threads counted with their last predicate"});
-    out.push_back(
-        {Change::ExitedJoinZero, 0, part, "exited threads counted with a predicate of 0"});
+    if (!zero_is_neutral(in))
+      out.push_back(
+          {Change::ExitedJoinZero, 0, part, "exited threads counted with a predicate of 0"});
     out.push_back({Change::LastWarpOut, 0, part, "the threads of the last warp not counted"});
     for (const auto& s : spec::kForms)
       if (s.family == Family::CtaBarrier && s.mode != Mode::None && s.id != f.id)
@@ -90,14 +112,16 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   // starting value, both reproduce the answers, and the starting value is the likelier bug.
   if (f.family == Family::Redux && f.a_type != spec::OperandType::F32)
     for (uint32_t x : {0u, 1u, 0xffffffffu, 0x7fffffffu, 0x80000000u, 0x80000001u, 0x7ffffffeu})
-      out.push_back({Change::StartsFrom, static_cast<int>(x), value,
-                     "the reduction started from " + std::to_string(static_cast<int32_t>(x)) +
-                         " instead of its identity"});
+      if (x != static_cast<uint32_t>(spec::redux_identity(f)))  // the identity is no change
+        out.push_back({Change::StartsFrom, static_cast<int>(x), value,
+                       "the reduction started from " + std::to_string(static_cast<int32_t>(x)) +
+                           " instead of its identity"});
   out.push_back(
       {Change::MaskIgnored, 0, part, "the membermask ignored: every executing lane takes part"});
   out.push_back({Change::ExitedJoin, 0, part, "exited lanes of the membermask take part"});
-  out.push_back(
-      {Change::ExitedJoinZero, 0, part, "exited lanes of the membermask take part with operand 0"});
+  if (!zero_is_neutral(in))
+    out.push_back({Change::ExitedJoinZero, 0, part,
+                   "exited lanes of the membermask take part with operand 0"});
   out.push_back(
       {Change::MaskOfLowest, 0, part, "the lowest executing lane's membermask used by every lane"});
   out.push_back({Change::MaskOfHighest, 0, part,
@@ -108,7 +132,8 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     out.push_back({Change::LaneOut, k, part, "lane " + std::to_string(k) + " never takes part"});
     out.push_back({Change::LaneIn, k, part, "lane " + std::to_string(k) + " always takes part"});
   }
-  if (f.negatable)
+  // vote.uni answers the same for a and !a (all equal either way): no change to read there.
+  if (f.negatable && f.mode != Mode::Uni)
     out.push_back(
         {Change::NegateToggled, 0, ClauseId::VoteNegate, "the ! on the source dropped or added"});
   if (f.family == Family::Match) {
@@ -136,6 +161,8 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     if (f.family == Family::Match && s.a_type != f.a_type) continue;
     if (f.family == Family::Vote && (s.mode == Mode::Ballot) != (f.mode == Mode::Ballot)) continue;
     if (f.a_type == spec::OperandType::F32) continue;
+    // .add wraps the same way signed or unsigned: its sibling of the other signedness is no change.
+    if (f.family == Family::Redux && f.mode == Mode::Add && s.mode == Mode::Add) continue;
     const bool sign_only = s.mode == f.mode;  // redux min/max with the other signedness
     out.push_back({Change::Sibling, static_cast<int>(s.id),
                    sign_only ? ClauseId::ReduxMinMaxInt : value,
@@ -296,10 +323,13 @@ std::vector<Reading> readings_for(const spec::ParsedInstr& in) {
   return out;
 }
 
-std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vector<Expected>& e,
-                                spec::Target target, spec::PtxVersion ptx) {
-  const auto defs = defs_for(v.instr);
-  const Def& d = defs.at(r);
+namespace {
+
+// What the reading `d` gives on `v`. A form's answers are read with the readings of its first
+// instruction; one that another instruction of the form leaves out (no change there, such as
+// dropping the `!` of vote.uni) gives that instruction's own answers.
+std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<Expected>& e,
+                               spec::Target target, spec::PtxVersion ptx) {
   const auto& f = spec::form_info(v.instr.instr.form);
   auto out = as_observed(expected(changed(d, v), target, ptx));
   for (std::size_t k = 0; k < out.size(); ++k) {
@@ -354,6 +384,13 @@ std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vecto
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vector<Expected>& e,
+                                spec::Target target, spec::PtxVersion ptx) {
+  return read_def(defs_for(v.instr).at(r), v, e, target, ptx);
 }
 
 bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
@@ -476,7 +513,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     std::size_t next = 0;  // pairs are in (answer, round, lane) order
     for (std::size_t n = 0; n < answers.size() && !sc.over; ++n) {
       const auto& a = answers[n];
-      const auto x = read_with(r, a.vector, a.expect, target, ptx);
+      const auto x = read_def(defs[r], a.vector, a.expect, target, ptx);
       const std::size_t from = next;
       bool whole = true;  // the reading reproduces every compared answer of this vector
       for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
