@@ -178,7 +178,8 @@ std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
   const auto ps = patterns(in);
   // The patterns' values cut to the operand's width (a 32-bit source holds 32 bits).
   const uint64_t width = spec::value_syntax(in).bits == 64 ? ~0ull : 0xffffffffull;
-  const auto with_values = [&](model::Warp w, const Pattern& p) {
+  const auto with_values = [&](const model::Warp& layout, const Pattern& p) {
+    model::Warp w = layout;
     for (unsigned i = 0; i < 32; ++i) w.a[i] = p(i) & width;
     return w;
   };
