@@ -2,10 +2,10 @@
 // Z3 witnesses for conformance vectors. For each target of a form (a mutant of the catalog that
 // applies to it, a UB clause, a clause that can only be exercised), Z3 is asked for a state on
 // which the target shows: the mutant's answer departs from the specification on a defined lane,
-// or the clause fires. The mutants are restated here over Z3 terms; each witness is replayed
-// through the concrete model and the concrete mutants of vectors/mutants.cpp before it is
-// returned, so a restatement that drifts from the catalog is caught, not used, and then made
-// small by the vector shrinker (warp witnesses only: the shrinker leaves blocks as they are).
+// or the clause fires. The mutants are read over Z3 from the one text that `vectors` and `check`
+// read concretely (vectors/mutant_semantics.hpp); each witness is replayed through the concrete
+// model and mutants before it is returned, so a goal that says more than the concrete reading
+// shows is caught, not used, and then made small by the vector shrinker (warp witnesses only: the shrinker leaves blocks as they are).
 // The queries are coverage-directed: each one asks for as many of the targets that no witness
 // shows yet as one state can show together.
 #include <string>
@@ -32,26 +32,18 @@ struct WitnessOptions {
 
 /// What the queries for one form found.
 struct WitnessStats {
-  std::size_t targets = 0;          ///< targets the restatement covers (some shown unasked)
+  std::size_t targets = 0;          ///< targets the goals cover (some shown unasked)
   std::size_t shown = 0;            ///< targets some witness shows
   std::size_t queries = 0;          ///< solver checks
   std::vector<std::string> missed;  ///< targets no witness shows, with why ("unsat", "unknown")
 };
 
 /// The Z3 witnesses of `form` on `target`/`ptx`, smallest first, each replayed. Throws
-/// std::logic_error when a witness does not replay (the restated mutant and the catalog differ).
+/// std::logic_error when a witness does not replay (the goal read over Z3 and the concrete
+/// reading differ).
 std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target,
                                           spec::PtxVersion ptx, const WitnessOptions& opt = {},
                                           WitnessStats* stats = nullptr);
-
-/// The restatement read on concrete vectors: of the targets of their form that it covers
-/// (`asked`), those it says each vector shows. Tests hold it against `vectors::covers_of`, the
-/// catalog's own concrete answer. The vectors share one instruction; one-round warp vectors and
-/// block vectors of one or two rounds.
-struct Restated {
-  std::set<vectors::CoverTarget> asked, shown;
-};
-std::vector<Restated> restated_targets(const std::vector<vectors::Vector>& vs, spec::Target target);
 
 /// `z3_witnesses` as a source for `vectors::generate`.
 vectors::WitnessSource z3_witness_source(const WitnessOptions& opt = {});

@@ -1,8 +1,9 @@
 #include "vectors/mutants.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
+
+#include "model/concrete.hpp"
+#include "vectors/mutant_semantics.hpp"
 
 namespace warpspec::vectors {
 
@@ -16,7 +17,7 @@ using M = MutantId;
 constexpr MutantInfo kMutants[] = {
   {M::MembermaskIgnored, "membermask_ignored", "combines every lane executing the instruction, whatever the membermask says", ClauseId::MatchParticipants},
   {M::ExitedCounted, "exited_counted", "lets exited lanes of the membermask take part with stale operands", ClauseId::MatchParticipants},
-  {M::StaleBallotBits, "stale_ballot_bits", "keeps ballot bits of lanes outside the membermask from an earlier ballot", ClauseId::VoteBallot},
+  {M::StaleBallotBits, "stale_ballot_bits", "keeps ballot bits of lanes outside the membermask from an earlier ballot", ClauseId::VoteBallot, true},
   {M::FloatMatchByValue, "float_match_by_value", "compares match operands as floating-point values (+0.0 == -0.0, NaN != NaN)", ClauseId::MatchCompareBits},
   {M::Match64LowHalf, "match64_low_half", "compares only the low 32 bits of a 64-bit match operand", ClauseId::MatchCompareBits},
   {M::MatchAnyWithoutSelf, "match_any_without_self", "leaves the executing lane out of its own match.any result", ClauseId::MatchAnyResult},
@@ -35,7 +36,7 @@ constexpr MutantInfo kMutants[] = {
   {M::F32NanQualifierSwapped, "f32_nan_qualifier_swapped", "propagates NaN without .NaN and skips it with .NaN", ClauseId::ReduxF32NanSkip},
   {M::F32NanNotCanonical, "f32_nan_not_canonical", "returns an input NaN's payload instead of the canonical NaN", ClauseId::ReduxF32NanPropagate},
   {M::SyncwarpWaitsForExited, "syncwarp_waits_for_exited", "treats an exited lane named in the mask as missing (hang or UB report)", ClauseId::SyncwarpExitedOk},
-  {M::CtaNotReset, "cta_not_reset", "carries the block reduction over from the previous barrier", ClauseId::CtaCount},
+  {M::CtaNotReset, "cta_not_reset", "carries the block reduction over from the previous barrier", ClauseId::CtaCount, true},
   {M::CtaExitedCounted, "cta_exited_counted", "counts exited threads' last predicates in the block reduction", ClauseId::CtaParticipants},
   {M::CtaCountSumsValues, "cta_count_sums_values", "adds the predicate values instead of counting the non-zero ones", ClauseId::CtaCount},
   {M::CtaAndBitwise, "cta_and_bitwise", "ANDs the predicate bits instead of their truth values", ClauseId::CtaAnd},
@@ -45,39 +46,10 @@ constexpr MutantInfo kMutants[] = {
 static_assert(std::size(kMutants) == static_cast<std::size_t>(kMutantCount),
               "every MutantId has one catalog row");
 
-// Evaluates a changed copy of the vector and reports it on the original's executing lanes.
-std::vector<Observed> run_changed(const Vector& changed, const std::vector<Expected>& orig,
-                                  spec::Target t, spec::PtxVersion p) {
-  auto obs = as_observed(expected(changed, t, p));
-  for (std::size_t k = 0; k < obs.size(); ++k) {
-    obs[k].present = orig[k].executes;
-    obs[k].ub_reported = false;
-  }
-  return obs;
-}
-
 std::vector<Observed> silent(const std::vector<Expected>& e) {
   auto o = as_observed(e);
   for (auto& r : o) r.ub_reported = false;
   return o;
-}
-
-uint32_t participants(const model::Warp& w, const spec::Instr& in, unsigned i) {
-  uint32_t exited = 0;
-  for (unsigned j = 0; j < 32; ++j) exited |= uint32_t{w.exited[j]} << j;
-  return (in.imm_mask ? *in.imm_mask : w.mask[i]) & ~exited;
-}
-
-uint32_t executing(const model::Warp& w) {
-  uint32_t m = 0;
-  for (unsigned j = 0; j < 32; ++j) m |= uint32_t{w.exec[j] && !w.exited[j]} << j;
-  return m;
-}
-
-bool float_eq(uint64_t x, uint64_t y, bool wide) {
-  if (wide) return std::bit_cast<double>(x) == std::bit_cast<double>(y);
-  return std::bit_cast<float>(static_cast<uint32_t>(x)) ==
-         std::bit_cast<float>(static_cast<uint32_t>(y));
 }
 
 FormId with_sign_swapped(FormId f) {
@@ -139,8 +111,8 @@ spec::ClauseId violated_clause(MutantId m, spec::FormId form) {
   }
 }
 
-bool applies(MutantId m, const spec::ParsedInstr& p) {
-  const auto& f = spec::form_info(p.instr.form);
+bool applies(MutantId m, const spec::Instr& in) {
+  const auto& f = spec::form_info(in.form);
   const bool warp_valued = f.family == spec::Family::Match || f.family == spec::Family::Vote ||
                            f.family == spec::Family::Redux;
   const bool is_f32 = f.a_type == spec::OperandType::F32;
@@ -159,12 +131,12 @@ bool applies(MutantId m, const spec::ParsedInstr& p) {
       return f.family == spec::Family::Match && f.mode == spec::Mode::Any;
     case M::MatchAllAsAny:
     case M::MatchAllGivesMembermask:
-      return f.family == spec::Family::Match && f.mode == spec::Mode::All && p.instr.write_d;
+      return f.family == spec::Family::Match && f.mode == spec::Mode::All && in.write_d;
     case M::MatchAllPredInverted:
-      return f.family == spec::Family::Match && p.instr.write_p;
+      return f.family == spec::Family::Match && in.write_p;
     // Negating every predicate leaves .uni unchanged, so that form cannot tell.
     case M::NegationIgnored:
-      return f.family == spec::Family::Vote && p.instr.negate && f.mode != spec::Mode::Uni;
+      return f.family == spec::Family::Vote && in.negate && f.mode != spec::Mode::Uni;
     case M::VoteAllAnySwapped:
       return f.family == spec::Family::Vote &&
              (f.mode == spec::Mode::All || f.mode == spec::Mode::Any);
@@ -235,230 +207,27 @@ std::optional<spec::Instr> changed_instr(MutantId m, const spec::Instr& in) {
 }
 
 std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, spec::PtxVersion p) {
-  const auto e = expected(v, t, p);
-  if (!applies(m, v.instr)) return silent(e);
-  const auto& f = spec::form_info(v.instr.instr.form);
-  Vector c = v;
-  switch (m) {
-    case M::MembermaskIgnored:
-      c.instr.instr.imm_mask.reset();
-      for (auto& r : c.rounds) {
-        const auto ex = executing(r.warp);
-        for (auto& mk : r.warp.mask) mk = ex;
-      }
-      return run_changed(c, e, t, p);
-    case M::ExitedCounted:
-      for (auto& r : c.rounds)
-        for (unsigned i = 0; i < 32; ++i)
-          if (r.warp.exited[i]) {
-            r.warp.exited[i] = false;
-            r.warp.exec[i] = true;
-          }
-      return run_changed(c, e, t, p);
-    case M::StaleBallotBits: {
-      auto o = silent(e);
-      uint32_t reg = 0;  // the warp's ballot register, never cleared outside the membermask
-      for (std::size_t k = 0; k < v.rounds.size(); ++k) {
-        const auto& w = v.rounds[k].warp;
-        uint32_t fresh = 0, covered = 0;
-        for (unsigned i = 0; i < 32; ++i)
-          if (e[k].executes[i]) {
-            fresh |= e[k].d[i];
-            covered |= participants(w, v.instr.instr, i);
-          }
-        reg = (reg & ~covered) | fresh;
-        for (unsigned i = 0; i < 32; ++i)
-          if (e[k].executes[i]) o[k].d[i] = e[k].d[i] | (reg & ~participants(w, v.instr.instr, i));
-      }
-      return o;
+  auto o = silent(expected(v, t, p));
+  if (!applies(m, v.instr)) return o;
+  const model::Concrete d;
+  const bool pv = spec::is_pre_volta(t);
+  auto carry = initial_carry(d, m, v.instr.instr.form);
+  for (std::size_t k = 0; k < v.rounds.size(); ++k) {
+    if (v.is_cta()) {
+      const auto& c = v.rounds[k].cta;
+      const auto a = cta_mutant(d, m, v.instr.instr, c, spec::eval_cta(d, v.instr.instr, c), carry);
+      std::fill(o[k].d.begin(), o[k].d.end(), a.d);
+      o[k].ub_reported = a.ub;
+    } else {
+      const auto& w = v.rounds[k].warp;
+      const auto ref = spec::evaluate_warp(d, v.instr.instr, w, pv);
+      const auto a = warp_mutant(d, m, v.instr.instr, w, ref, pv, carry);
+      o[k].d.assign(a.d.begin(), a.d.end());
+      o[k].p.assign(a.p.begin(), a.p.end());
+      o[k].ub_reported = a.ub;
     }
-    case M::FloatMatchByValue: {
-      auto o = silent(e);
-      const bool wide = f.a_type == spec::OperandType::B64;
-      for (std::size_t k = 0; k < v.rounds.size(); ++k) {
-        const auto& w = v.rounds[k].warp;
-        for (unsigned i = 0; i < 32; ++i) {
-          if (!e[k].executes[i]) continue;
-          const uint32_t part = participants(w, v.instr.instr, i);
-          uint32_t eq = 0;
-          for (unsigned j = 0; j < 32; ++j)
-            if ((part >> j) & 1u) eq |= uint32_t{float_eq(w.a[j], w.a[i], wide)} << j;
-          const bool all = eq == part;
-          if (f.mode == spec::Mode::Any)
-            o[k].d[i] = eq;
-          else
-            o[k].d[i] = all ? part : 0;
-          o[k].p[i] = all;
-        }
-      }
-      return o;
-    }
-    case M::Match64LowHalf:
-      for (auto& r : c.rounds)
-        for (auto& a : r.warp.a) a &= 0xffffffffull;
-      return run_changed(c, e, t, p);
-    case M::MatchAnyWithoutSelf: {
-      auto o = silent(e);
-      for (auto& r : o)
-        for (unsigned i = 0; i < r.d.size(); ++i) r.d[i] &= ~(1u << i);
-      return o;
-    }
-    case M::MatchAllAsAny: {
-      c.instr.instr = *changed_instr(m, v.instr.instr);
-      auto any = run_changed(c, e, t, p);
-      auto o = silent(e);
-      for (std::size_t k = 0; k < o.size(); ++k) o[k].d = any[k].d;
-      return o;
-    }
-    case M::MatchAllPredInverted: {
-      auto o = silent(e);
-      for (auto& r : o)
-        for (auto& x : r.p) x = !x;
-      return o;
-    }
-    case M::MatchAllGivesMembermask: {
-      auto o = silent(e);
-      for (std::size_t k = 0; k < o.size(); ++k)
-        for (unsigned i = 0; i < 32; ++i)
-          if (e[k].executes[i] && e[k].p[i])
-            o[k].d[i] = v.instr.instr.imm_mask ? *v.instr.instr.imm_mask : v.rounds[k].warp.mask[i];
-      return o;
-    }
-    case M::NegationIgnored:
-    case M::VoteAllAnySwapped:
-    case M::MinMaxSignSwapped:
-    case M::F32AbsIgnored:
-    case M::F32NanQualifierSwapped:
-      c.instr.instr = *changed_instr(m, v.instr.instr);
-      return run_changed(c, e, t, p);
-    case M::VoteUniInverted: {
-      auto o = silent(e);
-      for (auto& r : o)
-        for (auto& x : r.d) x = !x;
-      return o;
-    }
-    case M::ReduxIdentityZero: {
-      auto o = silent(e);
-      const bool s = f.a_type == spec::OperandType::S32;
-      for (auto& r : o)
-        for (auto& x : r.d) {
-          const bool x_below_zero = s ? static_cast<int32_t>(x) < 0 : false;
-          if (f.mode == spec::Mode::Min && !x_below_zero) x = 0;
-          if (f.mode == spec::Mode::Max && x_below_zero) x = 0;
-        }
-      return o;
-    }
-    case M::ReduxAddSaturates: {
-      auto o = silent(e);
-      const bool s = f.a_type == spec::OperandType::S32;
-      for (std::size_t k = 0; k < o.size(); ++k) {
-        const auto& w = v.rounds[k].warp;
-        for (unsigned i = 0; i < 32; ++i) {
-          if (!e[k].executes[i]) continue;
-          const uint32_t part = participants(w, v.instr.instr, i);
-          int64_t sum = 0;
-          for (unsigned j = 0; j < 32; ++j)
-            if ((part >> j) & 1u)
-              sum += s ? int64_t{static_cast<int32_t>(w.a[j])}
-                       : int64_t{static_cast<uint32_t>(w.a[j])};
-          const int64_t lo = s ? INT32_MIN : 0, hi = s ? INT32_MAX : int64_t{UINT32_MAX};
-          o[k].d[i] = static_cast<uint32_t>(std::clamp(sum, lo, hi));
-        }
-      }
-      return o;
-    }
-    case M::ReduxBitwiseOnLogical:
-      for (auto& r : c.rounds)
-        for (auto& a : r.warp.a) a = (a & 0xffffffffull) != 0;
-      return run_changed(c, e, t, p);
-    case M::F32ZeroOrderIgnored:
-      for (auto& r : c.rounds)
-        for (auto& a : r.warp.a)
-          if ((a & 0xffffffffull) == 0x80000000ull) a = 0;
-      return run_changed(c, e, t, p);
-    case M::F32NanNotCanonical: {
-      auto o = silent(e);
-      for (std::size_t k = 0; k < o.size(); ++k) {
-        const auto& w = v.rounds[k].warp;
-        for (unsigned i = 0; i < 32; ++i) {
-          if (!e[k].executes[i] || e[k].d[i] != spec::kCanonicalNanF32) continue;
-          const uint32_t part = participants(w, v.instr.instr, i);
-          for (unsigned j = 0; j < 32; ++j) {
-            uint32_t x = static_cast<uint32_t>(w.a[j]);
-            if (f.abs) x &= 0x7fffffffu;
-            if (((part >> j) & 1u) && spec::f32_is_nan(model::Concrete{}, x)) {
-              o[k].d[i] = x;
-              break;
-            }
-          }
-        }
-      }
-      return o;
-    }
-    case M::SyncwarpWaitsForExited: {
-      auto o = silent(e);
-      for (std::size_t k = 0; k < o.size(); ++k) {
-        const auto& w = v.rounds[k].warp;
-        uint32_t exited = 0;
-        for (unsigned j = 0; j < 32; ++j) exited |= uint32_t{w.exited[j]} << j;
-        for (unsigned i = 0; i < 32; ++i)
-          if (e[k].executes[i] &&
-              ((v.instr.instr.imm_mask ? *v.instr.instr.imm_mask : w.mask[i]) & exited))
-            o[k].ub_reported = true;
-      }
-      return o;
-    }
-    case M::CtaNotReset: {
-      auto o = silent(e);
-      uint32_t acc = f.mode == spec::Mode::And ? 1 : 0;
-      for (std::size_t k = 0; k < o.size(); ++k) {
-        uint32_t now = 0;
-        for (std::size_t t2 = 0; t2 < e[k].executes.size(); ++t2)
-          if (e[k].executes[t2]) now = e[k].d[t2];
-        if (f.mode == spec::Mode::Popc) acc += now;
-        if (f.mode == spec::Mode::And) acc = acc && now;
-        if (f.mode == spec::Mode::Or) acc = acc || now;
-        for (auto& x : o[k].d) x = acc;
-      }
-      return o;
-    }
-    case M::CtaExitedCounted:
-      for (auto& r : c.rounds)
-        for (std::size_t t2 = 0; t2 < r.cta.exited.size(); ++t2)
-          if (r.cta.exited[t2]) {
-            r.cta.exited[t2] = false;
-            r.cta.arrive[t2] = true;
-          }
-      return run_changed(c, e, t, p);
-    case M::CtaCountSumsValues:
-    case M::CtaAndBitwise: {
-      auto o = silent(e);
-      for (std::size_t k = 0; k < o.size(); ++k) {
-        const auto& cta = v.rounds[k].cta;
-        uint32_t sum = 0, all = 0xffffffffu;
-        for (std::size_t t2 = 0; t2 < cta.arrive.size(); ++t2)
-          if (cta.arrive[t2] && !cta.exited[t2]) {
-            uint32_t x = cta.pred[t2];
-            if (v.instr.instr.negate) x = x == 0;
-            sum += x;
-            all &= x;
-          }
-        for (auto& x : o[k].d) x = m == M::CtaCountSumsValues ? sum : uint32_t{all != 0};
-      }
-      return o;
-    }
-    case M::CtaWaitsForExited: {
-      auto o = silent(e);
-      for (std::size_t k = 0; k < o.size(); ++k) {
-        const auto& ex = v.rounds[k].cta.exited;
-        o[k].ub_reported = std::find(ex.begin(), ex.end(), true) != ex.end();
-      }
-      return o;
-    }
-    case M::Count_:
-      break;
   }
-  return silent(e);
+  return o;
 }
 
 bool kills(MutantId m, const Vector& v, const std::vector<Expected>& e, spec::Target t,

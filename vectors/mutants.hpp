@@ -1,7 +1,9 @@
 #pragma once
 // The mutant catalog: semantic bugs drawn from how real implementations get these primitives
-// wrong. Each mutant names the clause it violates. A vector kills a mutant when the mutant's
-// answer departs from the specification on a defined lane (or it reports UB on a defined round).
+// wrong. Each mutant is one row here and one case of vectors/mutant_semantics.hpp, which says
+// what it answers over the value domain. Each mutant names the clause it violates. A vector kills a
+// mutant when the mutant's answer departs from the specification on a defined lane (or it reports
+// UB on a defined round).
 #include <optional>
 #include <span>
 #include <string_view>
@@ -49,6 +51,8 @@ struct MutantInfo {
   std::string_view key;          ///< stable name, e.g. "membermask_ignored"
   std::string_view description;  ///< the bug, in one line
   spec::ClauseId clause;         ///< the clause it violates (on match forms; see violated_clause)
+  bool carries_state = false;    ///< its answer depends on earlier instructions (a register or
+                                 ///< accumulator kept between them)
 };
 
 /// The catalog, in MutantId order.
@@ -64,14 +68,19 @@ spec::ClauseId violated_clause(MutantId m, spec::FormId form);
 
 /// True when the mutant changes the behaviour of this instruction at all (e.g. the .f32 mutants
 /// apply only to the .f32 redux forms, NegationIgnored only to a negated source).
-bool applies(MutantId m, const spec::ParsedInstr& in);
+bool applies(MutantId m, const spec::Instr& in);
+/// Same, for a parsed instruction.
+inline bool applies(MutantId m, const spec::ParsedInstr& in) {
+  return applies(m, in.instr);
+}
 
 /// For a mutant that runs the specification on another instruction (a swapped form, a dropped
 /// qualifier or negation), that instruction; nullopt for the others. (Of match_all_as_any only
 /// `d` comes from it.)
 std::optional<spec::Instr> changed_instr(MutantId m, const spec::Instr& in);
 
-/// What an implementation with this bug would report for every round of `v`.
+/// What an implementation with this bug would report for every round of `v`: the concrete
+/// reading of vectors/mutant_semantics.hpp.
 std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target target,
                                  spec::PtxVersion ptx);
 

@@ -84,7 +84,7 @@ TEST(SecondSolver, Cvc5AgreesWithZ3OnTheExportedProperties) {
 
 TEST(SecondSolver, Cvc5FindsTheCounterexampleZ3Finds) {
   // vote.uni inverted breaks the all-or-none law: both solvers must find the query satisfiable.
-  auto m = mutants::implementation<mutants::UniInverted>("uni-inverted");
+  auto m = mutants::implementation(vectors::MutantId::VoteUniInverted);
   const auto lib = law_library(m);
   const auto* p = find_property(lib, "vote.uni_is_all_or_none");
   ASSERT_NE(p, nullptr);

@@ -36,7 +36,7 @@ TEST(Smt2, ProvedPropertyRoundTripsAsUnsat) {
 }
 
 TEST(Smt2, RefutedPropertyRoundTripsAsSat) {
-  auto m = mutants::implementation<mutants::UniInverted>("uni-inverted");
+  auto m = mutants::implementation(vectors::MutantId::VoteUniInverted);
   const auto lib = law_library(m);
   const auto* p = find_property(lib, "vote.uni_ignores_negation");
   ASSERT_NE(p, nullptr);

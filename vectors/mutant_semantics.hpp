@@ -1,0 +1,284 @@
+#pragma once
+// What each catalogued mutant answers, written once over the value domain like the semantics it
+// corrupts: `vectors`/`check` read it concretely (vectors/mutants.cpp), the witness search reads
+// it over Z3 (checker/witness.cpp). A mutant starts from the specification's outcome for the
+// round and changes the state, the instruction or the answer. Mutants that keep state between
+// instructions (a ballot register, a block accumulator) thread it through `carry`, which starts
+// at `initial_carry` and is passed from one round to the next.
+#include <array>
+
+#include "spec/semantics.hpp"
+#include "vectors/mutants.hpp"
+
+namespace warpspec::vectors {
+
+/// What an implementation with a warp-level bug reports for one round.
+template <spec::Domain D>
+struct WarpAnswer {
+  std::array<typename D::W32, spec::kWarpSize> d;
+  std::array<typename D::B, spec::kWarpSize> p;
+  typename D::B ub;  ///< it reports the round undefined (or never completes it)
+};
+
+/// What an implementation with a block-barrier bug reports for one round: the value every
+/// arriving thread gets.
+template <spec::Domain D>
+struct CtaAnswer {
+  typename D::W32 d;
+  typename D::B ub;
+};
+
+/// The state a mutant carries into the first round.
+template <spec::Domain D>
+typename D::W32 initial_carry(const D& d, MutantId m, spec::FormId form) {
+  const bool and_mode = spec::form_info(form).mode == spec::Mode::And;
+  return d.w32(m == MutantId::CtaNotReset && and_mode ? 1 : 0);
+}
+
+namespace detail {
+
+template <spec::Domain D>
+typename D::W32 exited_lanes(const D& d, const spec::WarpState<D>& w) {
+  auto x = d.w32(0);
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) x = x | spec::bit_if(d, w.exited[i], i);
+  return x;
+}
+
+template <spec::Domain D>
+typename D::W32 member_mask(const D& d, const spec::Instr& in, const spec::WarpState<D>& w,
+                            unsigned i) {
+  return in.imm_mask ? d.w32(*in.imm_mask) : w.mask[i];
+}
+
+template <spec::Domain D>
+WarpAnswer<D> as_answer(const D& d, const spec::Outcome<D>& o) {
+  return {o.d, o.p, d.lit(false)};
+}
+
+// Floating-point equality of two operands as a value-comparing match sees it: +0.0 equals -0.0,
+// a NaN equals nothing.
+template <spec::Domain D>
+typename D::B float_equal(const D& d, const typename D::W64& x, const typename D::W64& y,
+                          bool wide) {
+  if (!wide) {
+    const auto a = d.lo32(x), b = d.lo32(y);
+    return !spec::f32_is_nan(d, a) && !spec::f32_is_nan(d, b) &&
+           (a == b || spec::is_zero(d, spec::f32_abs(d, a | b)));
+  }
+  const auto exp = d.w64(0x7ff0000000000000ull), frac = d.w64(0x000fffffffffffffull);
+  auto nan = [&](const typename D::W64& v) { return (v & exp) == exp && (v & frac) != d.w64(0); };
+  const auto abs = d.w64(0x7fffffffffffffffull);
+  return !nan(x) && !nan(y) && (x == y || ((x | y) & abs) == d.w64(0));
+}
+
+// The participants' operands added without wrapping and clamped to the type's range: the sum
+// is kept in 64 bits, where 32 operands of 32 bits cannot overflow.
+template <spec::Domain D>
+typename D::W32 saturating_sum(const D& d, const spec::WarpState<D>& w, const typename D::W32& part,
+                               bool is_signed) {
+  const auto low = d.w64(0xffffffffull), high = d.w64(0xffffffff00000000ull);
+  auto sum = d.w64(0);
+  for (unsigned j = 0; j < spec::kWarpSize; ++j) {
+    auto x = w.a[j] & low;
+    if (is_signed) x = x | d.ite(d.bit(d.lo32(w.a[j]), 31), high, d.w64(0));
+    sum = sum + d.ite(d.bit(part, j), x, d.w64(0));
+  }
+  if (!is_signed) return d.ite((sum & high) == d.w64(0), d.lo32(sum), d.w32(0xffffffffu));
+  // Biased by 2^31, an in-range sum has a zero high half and one below the range is negative.
+  const auto biased = sum + d.w64(0x80000000ull);
+  const auto below = (biased & d.w64(0x8000000000000000ull)) != d.w64(0);
+  return d.ite((biased & high) == d.w64(0), d.lo32(sum),
+               d.ite(below, d.w32(0x80000000u), d.w32(0x7fffffffu)));
+}
+
+}  // namespace detail
+
+/// The answer of a warp form with bug `m` on one round; `ref` is the specification's outcome
+/// for the same round. A mutant that does not apply to the instruction answers `ref`.
+template <spec::Domain D>
+WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
+                          const spec::WarpState<D>& w, const spec::Outcome<D>& ref, bool pre_volta,
+                          typename D::W32& carry) {
+  using M = MutantId;
+  const auto& f = spec::form_info(in.form);
+  auto o = detail::as_answer(d, ref);
+  if (!applies(m, in)) return o;
+  const auto exited = detail::exited_lanes(d, w);
+  auto part = [&](unsigned i) { return detail::member_mask(d, in, w, i) & ~exited; };
+  auto eval = [&](const spec::Instr& i2, const spec::WarpState<D>& w2) {
+    return spec::evaluate_warp(d, i2, w2, pre_volta);
+  };
+  if (auto c = changed_instr(m, in)) {
+    const auto got = eval(*c, w);
+    if (m == M::MatchAllAsAny)  // only `d` comes from match.any
+      o.d = got.d;
+    else
+      o = detail::as_answer(d, got);
+    return o;
+  }
+  switch (m) {
+    case M::MembermaskIgnored: {
+      auto w2 = w;
+      auto executing = d.w32(0);
+      for (unsigned i = 0; i < spec::kWarpSize; ++i)
+        executing = executing | spec::bit_if(d, w.exec[i] && !w.exited[i], i);
+      for (auto& mk : w2.mask) mk = executing;
+      auto i2 = in;
+      i2.imm_mask.reset();
+      return detail::as_answer(d, eval(i2, w2));
+    }
+    case M::ExitedCounted: {
+      auto w2 = w;
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+        w2.exec[i] = w.exec[i] || w.exited[i];
+        w2.exited[i] = d.lit(false);
+      }
+      return detail::as_answer(d, eval(in, w2));
+    }
+    case M::Match64LowHalf:
+    case M::ReduxBitwiseOnLogical:
+    case M::F32ZeroOrderIgnored: {
+      auto w2 = w;
+      for (auto& a : w2.a) {
+        const auto x = d.lo32(a);
+        if (m == M::Match64LowHalf)
+          a = a & d.w64(0xffffffffull);
+        else if (m == M::ReduxBitwiseOnLogical)
+          a = d.ite(spec::is_zero(d, x), d.w64(0), d.w64(1));
+        else  // -0.0 read as +0.0
+          a = d.ite(x == d.w32(0x80000000u), d.w64(0), a);
+      }
+      return detail::as_answer(d, eval(in, w2));
+    }
+    case M::StaleBallotBits: {
+      // The warp's ballot register: this round's executing lanes refresh the bits of their
+      // participants, and a lane sees every other bit as an earlier ballot left it.
+      auto fresh = d.w32(0), covered = d.w32(0);
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+        fresh = fresh | d.ite(ref.executes[i], ref.d[i], d.w32(0));
+        covered = covered | d.ite(ref.executes[i], part(i), d.w32(0));
+      }
+      carry = (carry & ~covered) | fresh;
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) o.d[i] = ref.d[i] | (carry & ~part(i));
+      return o;
+    }
+    case M::FloatMatchByValue: {
+      const bool wide = f.a_type == spec::OperandType::B64;
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+        auto eq = d.w32(0);
+        for (unsigned j = 0; j < spec::kWarpSize; ++j)
+          eq = eq | spec::bit_if(
+                        d, d.bit(part(i), j) && detail::float_equal(d, w.a[j], w.a[i], wide), j);
+        const auto all = eq == part(i);
+        o.d[i] = f.mode == spec::Mode::Any ? eq : d.ite(all, part(i), d.w32(0));
+        o.p[i] = all;
+      }
+      return o;
+    }
+    case M::MatchAnyWithoutSelf:
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) o.d[i] = ref.d[i] & ~spec::lane_bit(d, i);
+      return o;
+    case M::MatchAllPredInverted:
+      for (auto& p : o.p) p = !p;
+      return o;
+    case M::MatchAllGivesMembermask:
+      for (unsigned i = 0; i < spec::kWarpSize; ++i)
+        o.d[i] = d.ite(ref.executes[i] && ref.p[i], detail::member_mask(d, in, w, i), ref.d[i]);
+      return o;
+    case M::VoteUniInverted:
+      for (auto& x : o.d) x = d.ite(spec::is_zero(d, x), d.w32(1), d.w32(0));
+      return o;
+    case M::ReduxIdentityZero: {
+      const bool s = f.a_type == spec::OperandType::S32;
+      for (auto& x : o.d) {
+        const auto below = s ? d.slt(x, d.w32(0)) : d.lit(false);
+        x = f.mode == spec::Mode::Min ? d.ite(below, x, d.w32(0)) : d.ite(below, d.w32(0), x);
+      }
+      return o;
+    }
+    case M::ReduxAddSaturates: {
+      const bool s = f.a_type == spec::OperandType::S32;
+      for (unsigned i = 0; i < spec::kWarpSize; ++i)
+        o.d[i] = detail::saturating_sum(d, w, part(i), s);
+      return o;
+    }
+    case M::F32NanNotCanonical:
+      // The lowest participant's NaN, as it reached the reduction, instead of the canonical one.
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+        auto first = ref.d[i];
+        for (unsigned j = spec::kWarpSize; j-- > 0;) {
+          auto x = d.lo32(w.a[j]);
+          if (f.abs) x = spec::f32_abs(d, x);
+          first = d.ite(d.bit(part(i), j) && spec::f32_is_nan(d, x), x, first);
+        }
+        o.d[i] =
+            d.ite(ref.executes[i] && ref.d[i] == d.w32(spec::kCanonicalNanF32), first, ref.d[i]);
+      }
+      return o;
+    case M::SyncwarpWaitsForExited:
+      for (unsigned i = 0; i < spec::kWarpSize; ++i)
+        o.ub = o.ub ||
+               (ref.executes[i] && !spec::is_zero(d, detail::member_mask(d, in, w, i) & exited));
+      return o;
+    default:  // the block-barrier mutants
+      return o;
+  }
+}
+
+/// The answer of a block barrier with bug `m` on one round; `ref` is the specification's
+/// outcome for the same round.
+template <spec::Domain D>
+CtaAnswer<D> cta_mutant(const D& d, MutantId m, const spec::Instr& in, const spec::CtaState<D>& c,
+                        const spec::CtaOutcome<D>& ref, typename D::W32& carry) {
+  using M = MutantId;
+  const auto mode = spec::form_info(in.form).mode;
+  CtaAnswer<D> o{ref.d, d.lit(false)};
+  if (!applies(m, in)) return o;
+  const auto n = c.arrive.size();
+  switch (m) {
+    case M::CtaNotReset: {
+      // The accumulator is never cleared: this barrier's value is folded into the last one's.
+      auto arriving = d.lit(false);
+      for (const auto& x : ref.executes) arriving = arriving || x;
+      const auto now = d.ite(arriving, ref.d, d.w32(0));
+      const auto truth = [&](const typename D::W32& x) { return !spec::is_zero(d, x); };
+      if (mode == spec::Mode::Popc)
+        carry = carry + now;
+      else if (mode == spec::Mode::And)
+        carry = d.ite(truth(carry) && truth(now), d.w32(1), d.w32(0));
+      else
+        carry = d.ite(truth(carry) || truth(now), d.w32(1), d.w32(0));
+      o.d = carry;
+      return o;
+    }
+    case M::CtaExitedCounted: {
+      auto c2 = c;
+      for (std::size_t t = 0; t < n; ++t) {
+        c2.arrive[t] = c.arrive[t] || c.exited[t];
+        c2.exited[t] = d.lit(false);
+      }
+      o.d = spec::eval_cta(d, in, c2).d;
+      return o;
+    }
+    case M::CtaCountSumsValues:
+    case M::CtaAndBitwise: {
+      auto sum = d.w32(0), all = d.w32(0xffffffffu);
+      for (std::size_t t = 0; t < n; ++t) {
+        const auto live = c.arrive[t] && !c.exited[t];
+        const auto x =
+            in.negate ? d.ite(spec::is_zero(d, c.pred[t]), d.w32(1), d.w32(0)) : c.pred[t];
+        sum = sum + d.ite(live, x, d.w32(0));
+        all = all & d.ite(live, x, d.w32(0xffffffffu));
+      }
+      o.d = m == M::CtaCountSumsValues ? sum : d.ite(spec::is_zero(d, all), d.w32(0), d.w32(1));
+      return o;
+    }
+    case M::CtaWaitsForExited:
+      for (std::size_t t = 0; t < n; ++t) o.ub = o.ub || c.exited[t];
+      return o;
+    default:  // the warp-level mutants
+      return o;
+  }
+}
+
+}  // namespace warpspec::vectors
