@@ -89,6 +89,20 @@ constexpr bool variants_in_order() {
 }
 static_assert(variants_in_order(), "one row per VariantId, in order, warp forms first");
 
+// The harness runs on an H100: every catalog form an sm_90 part can run has a variant, so a form
+// added to the catalog without one does not compile.
+constexpr bool every_sm90_form_has_a_variant() {
+  for (const auto& f : spec::kForms) {
+    if (f.avail.rule != spec::ArchRule::AtLeast || f.avail.min_sm > 90) continue;
+    bool found = false;
+    for (const auto& v : kVariants) found = found || v.form == f.id;
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(every_sm90_form_has_a_variant(),
+              "a catalog form the H100 runs has no harness variant");
+
 /// The row of a variant.
 constexpr const Variant& variant_info(VariantId id) {
   return kVariants[static_cast<int>(id)];
@@ -97,7 +111,7 @@ constexpr const Variant& variant_info(VariantId id) {
 /// Looks a variant up by its name.
 std::optional<VariantId> find_variant(std::string_view name);
 
-/// Forms of the catalog no variant covers (the .f32 redux forms, which need sm_100a).
+/// Forms of the catalog no variant covers (those an sm_90 part cannot run: the .f32 redux forms).
 std::vector<spec::FormId> uncovered_forms();
 
 }  // namespace warpspec::capture
