@@ -1,7 +1,9 @@
 // Reading and writing capture files: plain or gzip-compressed JSON Lines, one record per line.
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <system_error>
+#include <vector>
 
 #include "capture/format.hpp"
 
@@ -13,18 +15,33 @@ namespace warpspec::capture {
 
 // ---------------------------------------------------------------- reader
 
+// A capture file is read as raw blocks: gzip members are inflated one after another (a file may
+// hold several, as `cat a.gz b.gz` makes), and anything after the last member that is not
+// another member is an error, never silently dropped, as gzread would drop it.
 struct Reader::Impl {
-#if WARPSPEC_CAPTURE_HAVE_ZLIB
-  gzFile f = nullptr;
-  std::string buf;  // bytes read but not yet returned, from `at` on
+  std::ifstream raw;
+  bool gzip = false;
+  std::string buf;  // bytes decoded but not yet returned, from `at` on
   std::size_t at = 0;
   bool eof = false;
-  int err = Z_OK;  // zlib's state after the last read
+#if WARPSPEC_CAPTURE_HAVE_ZLIB
+  z_stream zs{};
+  bool zs_ready = false;
+  bool member_ended = false;
+  std::vector<unsigned char> in = std::vector<unsigned char>(1 << 16);
   ~Impl() {
-    if (f) gzclose(f);
+    if (zs_ready) inflateEnd(&zs);
   }
-#else
-  std::ifstream f;
+  // Moves unread input to the front and fills the rest from the file; false when nothing is left.
+  bool refill() {
+    if (zs.avail_in > 0 && zs.next_in != in.data())
+      std::memmove(in.data(), zs.next_in, zs.avail_in);
+    zs.next_in = in.data();
+    raw.read(reinterpret_cast<char*>(in.data()) + zs.avail_in,
+             static_cast<std::streamsize>(in.size() - zs.avail_in));
+    zs.avail_in += static_cast<uInt>(raw.gcount());
+    return zs.avail_in > 0;
+  }
 #endif
 };
 
@@ -33,17 +50,21 @@ Reader::Reader(const std::filesystem::path& path)
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw MissingFile(path_ + ": no such capture file");
+  impl_->raw.open(path, std::ios::binary);
+  if (!impl_->raw) throw MissingFile(path_ + ": cannot open");
+  const int b0 = impl_->raw.get(), b1 = impl_->raw.get();
+  impl_->raw.clear();
+  impl_->raw.seekg(0);
+  impl_->gzip = b0 == 0x1f && b1 == 0x8b;
+  if (impl_->gzip) {
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
-  // gzread passes plain files through unchanged, so one path reads both encodings.
-  impl_->f = gzopen(path_.c_str(), "rb");
-  if (!impl_->f) throw MissingFile(path_ + ": cannot open");
-  gzbuffer(impl_->f, 1 << 16);
+    if (inflateInit2(&impl_->zs, 15 + 16) != Z_OK)
+      throw std::runtime_error(path_ + ": zlib could not start");
+    impl_->zs_ready = true;
 #else
-  impl_->f.open(path);
-  if (!impl_->f) throw MissingFile(path_ + ": cannot open");
-  if (impl_->f.peek() == 0x1f)
     throw FormatError(path_, 1, "gzip-compressed, but this build has no zlib; decompress it first");
 #endif
+  }
   std::string text;
   if (!read_line(text)) throw FormatError(path_, 1, "empty file: expected the header line");
   header_ = parse_header(text, path_, line_);
@@ -51,11 +72,46 @@ Reader::Reader(const std::filesystem::path& path)
 
 Reader::~Reader() = default;
 
+std::size_t Reader::read_block(char* out, std::size_t cap) {
+  Impl& z = *impl_;
+  if (!z.gzip) {
+    z.raw.read(out, static_cast<std::streamsize>(cap));
+    return static_cast<std::size_t>(z.raw.gcount());
+  }
+#if WARPSPEC_CAPTURE_HAVE_ZLIB
+  z.zs.next_out = reinterpret_cast<Bytef*>(out);
+  z.zs.avail_out = static_cast<uInt>(cap);
+  while (z.zs.avail_out == cap) {
+    if (z.zs.avail_in < 2 && !z.refill() && z.member_ended) return 0;  // the end, cleanly
+    if (z.member_ended) {
+      if (z.zs.avail_in < 2 || z.zs.next_in[0] != 0x1f || z.zs.next_in[1] != 0x8b)
+        throw FormatError(path_, line_ + 1,
+                          "data after the end of the gzip stream (the file is damaged, or "
+                          "something was appended to it)");
+      inflateReset(&z.zs);
+      z.member_ended = false;
+    }
+    if (z.zs.avail_in == 0 && !z.refill())
+      throw FormatError(path_, line_ + 1, "truncated gzip stream (the file was cut short)");
+    const int ret = inflate(&z.zs, Z_NO_FLUSH);
+    if (ret == Z_STREAM_END)
+      z.member_ended = true;
+    else if (ret == Z_BUF_ERROR && z.raw.eof() && z.zs.avail_in == 0)
+      throw FormatError(path_, line_ + 1, "truncated gzip stream (the file was cut short)");
+    else if (ret != Z_OK && ret != Z_BUF_ERROR)
+      throw FormatError(path_, line_ + 1, "corrupt gzip stream");
+  }
+  return cap - z.zs.avail_out;
+#else
+  (void)out, (void)cap;
+  return 0;
+#endif
+}
+
 bool Reader::read_line(std::string& out) {
   out.clear();
-#if WARPSPEC_CAPTURE_HAVE_ZLIB
-  // Lines are cut from blocks read with gzread rather than gzgets, which stops at a NUL byte and
-  // would hand the parser a shortened line.
+  // Lines are cut from blocks rather than read with getline, which would stop at nothing but
+  // also hand a NUL-containing line over whole; the parser then names the bad byte.
   Impl& z = *impl_;
   while (true) {
     const auto nl = z.buf.find('\n', z.at);
@@ -65,11 +121,6 @@ bool Reader::read_line(std::string& out) {
       break;
     }
     if (z.eof) {
-      // Z_BUF_ERROR: the gzip stream was cut short, which would silently lose records.
-      if (z.err != Z_OK && z.err != Z_STREAM_END)
-        throw FormatError(path_, line_ + 1,
-                          z.err == Z_BUF_ERROR ? "truncated gzip stream (the file was cut short)"
-                                               : "corrupt gzip stream");
       if (z.at >= z.buf.size()) return false;
       out.assign(z.buf, z.at, std::string::npos);
       z.at = z.buf.size();
@@ -78,15 +129,10 @@ bool Reader::read_line(std::string& out) {
     z.buf.erase(0, z.at);
     z.at = 0;
     char block[1 << 16];
-    const int n = gzread(z.f, block, sizeof block);
-    gzerror(z.f, &z.err);
-    if (n > 0) z.buf.append(block, static_cast<std::size_t>(n));
-    // The lines read before an error are still returned; the error comes where they end.
-    z.eof = n <= 0 || (z.err != Z_OK && z.err != Z_STREAM_END);
+    const auto n = read_block(block, sizeof block);
+    z.buf.append(block, n);
+    z.eof = n == 0;
   }
-#else
-  if (!std::getline(impl_->f, out)) return false;
-#endif
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   ++line_;
   return true;

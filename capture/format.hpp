@@ -118,6 +118,8 @@ class Reader {
 
  private:
   bool read_line(std::string& out);
+  // Up to `cap` decoded bytes; 0 at the end. Throws FormatError on a damaged gzip stream.
+  std::size_t read_block(char* out, std::size_t cap);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;

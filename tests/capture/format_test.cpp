@@ -268,6 +268,60 @@ TEST(CaptureFormat, ReaderRejectsMissingFilesAndBadHeaders) {
   fs::remove(p);
 }
 
+// A gzip file is read member by member to its very end: two members read as one file, and bytes
+// after the last member, a cut-off member or a damaged one are errors, never silently dropped.
+TEST(CaptureFormat, AGzipFileIsReadToItsEndAndNothingAfterItIsDropped) {
+  const auto& v = variant_info(VariantId::VoteBallot);
+  auto recs = generate_warp_states(v, StateSet::Main, 3, 40);
+  for (auto& r : recs) simulate(r);
+  const fs::path one = temp_path("one.jsonl.gz"), two = temp_path("two.jsonl.gz");
+  for (const auto& path : {one, two}) {
+    Writer w(path, test_header("main"));
+    for (const auto& r : recs) w.write(r);
+    w.close();
+  }
+  auto bytes = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string a = bytes(one), b = bytes(two);
+  auto count = [&](const std::string& content) {
+    const fs::path p = temp_path("probe.jsonl.gz");
+    std::ofstream(p, std::ios::binary) << content;
+    Reader rd(p);
+    Record r;
+    std::size_t n = 0;
+    while (rd.next(r)) ++n;
+    fs::remove(p);
+    return n;
+  };
+  EXPECT_EQ(count(a), recs.size());
+  // The second member is read on: its header line is not a record, and is named, not skipped.
+  try {
+    count(a + b);
+    ADD_FAILURE() << "a second header line was accepted as a record";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.line(), recs.size() + 2) << e.what();
+  }
+  auto message = [&](const std::string& content) {
+    try {
+      count(content);
+    } catch (const FormatError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(a + "garbage").find("data after the end of the gzip stream"),
+            std::string::npos);
+  EXPECT_NE(message(a + "\n").find("data after the end of the gzip stream"), std::string::npos);
+  EXPECT_NE(message(a.substr(0, a.size() - 9)).find("truncated gzip stream"), std::string::npos);
+  std::string damaged = a;
+  damaged[damaged.size() / 2] = static_cast<char>(damaged[damaged.size() / 2] ^ 0x55);
+  EXPECT_NE(message(damaged).find("gzip"), std::string::npos) << message(damaged);
+  fs::remove(one);
+  fs::remove(two);
+}
+
 TEST(CaptureVariants, OnlyTheF32ReduxFormsAreLeftOut) {
   auto left = uncovered_forms();
   EXPECT_EQ(left.size(), 8u);
