@@ -3,15 +3,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "model/render.hpp"
+
 namespace warpspec::checker {
 
 namespace {
-
-std::string hex(uint64_t v, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
-  return buf;
-}
 
 bool same_warp(const model::Warp& a, const model::Warp& b) {
   return a.exec == b.exec && a.exited == b.exited && a.mask == b.mask && a.a == b.a &&
@@ -22,34 +18,17 @@ bool same_cta(const model::Cta& a, const model::Cta& b) {
   return a.arrive == b.arrive && a.exited == b.exited && a.pred == b.pred;
 }
 
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
-/// Lane i's cell for one evaluation: its value, p for match.all, or why it has none.
+/// Lane i's cell for one evaluation: its value as `eval` writes it, p for match.all, or why it
+/// has none.
 std::string cell(const WarpRecord& r, unsigned i) {
   const auto& o = r.outcome;
   if (!o.executes[i]) return "-";
   const auto& f = spec::form_info(r.instr.form);
-  std::string v;
-  switch (f.d_type) {
-    case spec::ResultType::None:
-      v = "ok";
-      break;
-    case spec::ResultType::Pred:
-      v = std::to_string(o.d[i]);
-      break;
-    case spec::ResultType::S32:
-      v = std::to_string(static_cast<int32_t>(o.d[i]));
-      break;
-    default:
-      v = hex(o.d[i], 8);
-      break;
-  }
+  std::string v =
+      f.d_type == spec::ResultType::None ? "ok" : model::format_result(o.d[i], f.d_type);
   if (f.optional_p) v += " p=" + std::to_string(o.p[i] ? 1 : 0);
   const uint32_t ub = o.ub_lanes(model::Concrete{});
-  if ((ub >> i) & 1u) v += f.d_type == spec::ResultType::None ? "" : " ", v += "UB";
+  if ((ub >> i) & 1u) v += " UB";
   return v;
 }
 
@@ -98,7 +77,7 @@ std::string instr_text(const spec::Instr& in, bool pre_volta) {
   std::string s(spec::form_info(in.form).name);
   if (in.negate) s += " !a";
   if (in.write_p) s += " d|p";
-  if (in.imm_mask) s += " imm=" + hex(*in.imm_mask, 8);
+  if (in.imm_mask) s += " imm=" + model::format_hex(*in.imm_mask, 32);
   if (pre_volta) s += " @sm_6x";
   return s;
 }
@@ -108,34 +87,37 @@ std::string format_replay(const Env<model::Concrete>& env) {
   auto groups = group_warps(env);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& grp = groups[g];
+    const auto& w = grp.state;
     out << "warp state " << g + 1 << ":\n";
-    std::vector<std::string> heads;
-    std::vector<std::size_t> widths;
-    for (const auto* r : grp.records) {
-      heads.push_back((r->label == "model" ? "" : r->label + ": ") +
-                      instr_text(r->instr, r->pre_volta));
-      std::size_t w = heads.back().size();
-      for (unsigned i = 0; i < spec::kWarpSize; ++i) w = std::max(w, cell(*r, i).size());
-      widths.push_back(w);
-    }
-    out << "lane status    mask       a                  site";
-    for (std::size_t k = 0; k < heads.size(); ++k) out << " | " << pad(heads[k], widths[k]);
-    out << "\n";
+    bool sites = false;
+    for (unsigned i = 1; i < spec::kWarpSize; ++i) sites = sites || w.site[i] != w.site[0];
+    // The widest operand any evaluation of this state reads (a b64 match beside a b32 one).
+    auto syn = model::form_syntax(grp.records.front()->instr.form);
+    for (const auto* r : grp.records)
+      if (const auto s2 = model::form_syntax(r->instr.form);
+          !s2.none && (syn.none || s2.bits > syn.bits))
+        syn = s2;
+    std::vector<std::string> head{"status", "mask"};
+    if (!syn.none) head.push_back("a");
+    if (sites) head.push_back("site");
+    for (const auto* r : grp.records)
+      head.push_back((r->label == "model" ? "" : r->label + ": ") +
+                     instr_text(r->instr, r->pre_volta));
+    std::vector<std::vector<std::string>> rows;
     for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-      char buf[128];
-      std::snprintf(buf, sizeof buf, "%4u %-9s %s %s %4u", i, status_text(grp.state, i).c_str(),
-                    hex(grp.state.mask[i], 8).c_str(), hex(grp.state.a[i], 16).c_str(),
-                    grp.state.site[i]);
-      out << buf;
-      for (std::size_t k = 0; k < grp.records.size(); ++k)
-        out << " | " << pad(cell(*grp.records[k], i), widths[k]);
-      out << "\n";
+      std::vector<std::string> row{status_text(w, i), model::format_hex(w.mask[i], 32)};
+      if (!syn.none) row.push_back(model::format_operand(w.a[i], syn));
+      if (sites) row.push_back(std::to_string(w.site[i]));
+      for (const auto* r : grp.records) row.push_back(cell(*r, i));
+      rows.push_back(std::move(row));
     }
+    out << model::table(head, rows, "lane");
     for (std::size_t k = 0; k < grp.records.size(); ++k)
       for (const auto& t : grp.records[k]->outcome.ub)
         if (t.lanes)
-          out << "  " << heads[k] << ": " << spec::clause_info(t.clause).key << " fires on lanes "
-              << lane_list(t.lanes) << "\n";
+          out << "  " << head[head.size() - grp.records.size() + k] << ": "
+              << spec::clause_info(t.clause).key << " fires on lanes " << lane_list(t.lanes)
+              << "\n";
   }
   std::vector<const CtaRecord*> seen;
   for (const auto& r : env.cta_records) {
@@ -144,20 +126,34 @@ std::string format_replay(const Env<model::Concrete>& env) {
     if (printed) continue;
     seen.push_back(&r);
     const auto& c = r.state;
-    out << "block state (" << c.arrive.size() << " threads):\n";
-    out << "thread status   pred\n";
+    std::vector<const CtaRecord*> evals;
+    for (const auto& q : env.cta_records)
+      if (same_cta(q.state, c)) evals.push_back(&q);
+    std::vector<std::string> head{"status", "pred"};
+    for (const auto* q : evals)
+      head.push_back((q->label == "model" ? "" : q->label + ": ") + instr_text(q->instr));
+    std::vector<std::vector<std::string>> rows;
     for (std::size_t t = 0; t < c.arrive.size(); ++t) {
-      const char* st = c.exited[t] ? "exited" : c.arrive[t] ? "arrives" : "absent";
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%6zu %-8s %s\n", t, st, hex(c.pred[t], 8).c_str());
-      out << buf;
+      const auto st = c.exited[t]   ? model::LaneStatus::Exited
+                      : c.arrive[t] ? model::LaneStatus::Executes
+                                    : model::LaneStatus::Inactive;
+      std::vector<std::string> row{std::string(model::status_name(st)),
+                                   std::to_string(static_cast<int32_t>(c.pred[t]))};
+      for (const auto* q : evals) {
+        const auto& f = spec::form_info(q->instr.form);
+        std::string v = !q->outcome.executes[t] ? "-"
+                        : f.d_type == spec::ResultType::None
+                            ? "ok"
+                            : model::format_result(q->outcome.d, f.d_type);
+        if (q->outcome.ub_not_reached[t]) v += " UB";
+        row.push_back(v);
+      }
+      rows.push_back(std::move(row));
     }
-    for (const auto& q : env.cta_records) {
-      if (!same_cta(q.state, c)) continue;
-      out << "  " << (q.label == "model" ? "" : q.label + ": ") << instr_text(q.instr)
-          << ": d = " << q.outcome.d << (q.outcome.any_ub ? ", UB cta.ub.not_reached" : ", no UB")
-          << "\n";
-    }
+    out << "block state (" << c.arrive.size() << " threads):\n"
+        << model::table(head, rows, "thread");
+    for (std::size_t k = 0; k < evals.size(); ++k)
+      if (evals[k]->outcome.any_ub) out << "  " << head[2 + k] << ": cta.ub.not_reached fires\n";
   }
   return out.str();
 }
@@ -169,8 +165,8 @@ nlohmann::json replay_json(const Env<model::Concrete>& env) {
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
       lanes.push_back({{"lane", i},
                        {"status", status_text(grp.state, i)},
-                       {"mask", hex(grp.state.mask[i], 8)},
-                       {"a", hex(grp.state.a[i], 16)},
+                       {"mask", model::format_hex(grp.state.mask[i], 32)},
+                       {"a", model::format_hex(grp.state.a[i], 64)},
                        {"site", grp.state.site[i]}});
     nlohmann::json evals = nlohmann::json::array();
     for (const auto* r : grp.records) {
@@ -182,7 +178,7 @@ nlohmann::json replay_json(const Env<model::Concrete>& env) {
         ex.push_back(r->outcome.executes[i]);
       }
       for (const auto& t : r->outcome.ub)
-        ub[std::string(spec::clause_info(t.clause).key)] = hex(t.lanes, 8);
+        ub[std::string(spec::clause_info(t.clause).key)] = model::format_hex(t.lanes, 32);
       evals.push_back({{"by", r->label},
                        {"instr", instr_text(r->instr)},
                        {"sm_6x", r->pre_volta},

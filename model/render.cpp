@@ -8,18 +8,20 @@
 
 namespace warpspec::model {
 
-namespace {
-
-std::string hex32(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
+std::string format_hex(uint64_t v, unsigned bits) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%0*" PRIx64, static_cast<int>(bits / 4), v);
   return b;
 }
 
+namespace {
+
+std::string hex32(uint32_t v) {
+  return format_hex(v, 32);
+}
+
 std::string hex64(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%016" PRIx64, v);
-  return b;
+  return format_hex(v, 64);
 }
 
 std::string float_text(double v) {
@@ -44,7 +46,8 @@ std::string runs(const std::vector<unsigned>& xs) {
   return out;
 }
 
-// Renders rows with a header; rows equal but for the first column are merged when compact.
+}  // namespace
+
 std::string table(const std::vector<std::string>& header,
                   const std::vector<std::vector<std::string>>& rows, const std::string& first_name,
                   bool compact) {
@@ -82,8 +85,6 @@ std::string table(const std::vector<std::string>& header,
   for (const auto& r : merged) line(r);
   return os.str();
 }
-
-}  // namespace
 
 std::string format_lanes(uint32_t lanes) {
   std::vector<unsigned> xs;

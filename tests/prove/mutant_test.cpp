@@ -24,8 +24,8 @@ Verdict prove_named(const std::vector<Property>& lib, const std::string& name) {
 void expect_refuted_with_replay(const Verdict& v) {
   EXPECT_EQ(v.status, Status::Refuted) << v.name << ": " << v.reason << " " << v.error;
   EXPECT_TRUE(v.error.empty()) << v.error;
-  const bool table = v.counterexample.find("lane status") != std::string::npos ||
-                     v.counterexample.find("thread status") != std::string::npos;
+  const bool table = v.counterexample.find("warp state 1:\nlane ") != std::string::npos ||
+                     v.counterexample.find("threads):\nthread ") != std::string::npos;
   EXPECT_TRUE(table) << v.counterexample;
 }
 
