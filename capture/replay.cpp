@@ -7,6 +7,8 @@
 #include <optional>
 #include <sstream>
 
+#include "model/render.hpp"
+
 namespace warpspec::capture {
 
 namespace {
@@ -375,11 +377,6 @@ std::string observations_json(const Replayer& r) {
 }
 
 std::string lane_table(const StateReport& s, bool executing_only) {
-  auto hex = [](uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return std::string(buf);
-  };
   std::ostringstream os;
   os << s.form << " via " << s.invocation << "  (" << s.file << ":" << s.line
      << (s.tag.empty() ? "" : ", tag " + s.tag) << ")\n";
@@ -389,25 +386,47 @@ std::string lane_table(const StateReport& s, bool executing_only) {
     const auto& info = spec::clause_info(c);
     os << "  clause " << info.key << ": " << info.text << " [" << info.source << "]\n";
   }
-  os << "  " << std::left << std::setw(7) << (s.cta ? "thread" : "lane") << std::setw(10)
-     << "status" << std::setw(12) << (s.cta ? "" : "mask") << std::setw(20)
-     << (s.cta ? "pred" : "a") << std::setw(6) << (s.cta ? "" : "site") << std::setw(12) << "obs d"
-     << std::setw(7) << "obs p" << std::setw(12) << "model d" << std::setw(9) << "model p"
-     << "defined\n";
+  // Values as eval writes them, through the model's formatters and its one table renderer.
+  const auto form = spec::find_form(s.form);
+  const auto d_type = form ? spec::form_info(*form).d_type : spec::ResultType::B32;
+  const bool has_p = !form || spec::form_info(*form).optional_p;
+  const auto syn = form ? model::form_syntax(*form) : spec::ValueSyntax{};
+  const bool has_a = s.cta || !syn.none;
+  bool sites = false;
+  for (const auto& l : s.lanes) sites = sites || (!s.cta && l.site != s.lanes.front().site);
+  std::vector<std::string> head{"status"};
+  if (!s.cta) head.push_back("mask");
+  if (has_a) head.push_back(s.cta ? "pred" : "a");
+  if (sites) head.push_back("site");
+  if (d_type != spec::ResultType::None) head.insert(head.end(), {"observed d", "model d"});
+  if (has_p) head.insert(head.end(), {"observed p", "model p"});
+  head.insert(head.end(), {"defined", ""});
+  std::vector<std::vector<std::string>> rows;
+  std::vector<unsigned> ids;
   for (const auto& l : s.lanes) {
     const bool exec = l.status == model::LaneStatus::Executes;
     if (executing_only && !exec) continue;
-    auto w = [&](const std::optional<uint32_t>& o) { return o ? hex(*o) : std::string("-"); };
+    auto w = [&](const std::optional<uint32_t>& o) {
+      return o ? model::format_result(*o, d_type) : std::string("-");
+    };
     auto b = [&](const std::optional<bool>& o) { return o ? std::string(*o ? "1" : "0") : "-"; };
-    os << "  " << std::left << std::setw(7) << l.lane << std::setw(10)
-       << model::status_name(l.status) << std::setw(12) << (s.cta ? "" : hex(l.mask))
-       << std::setw(20) << hex(l.a) << std::setw(6) << (s.cta ? "" : std::to_string(l.site))
-       << std::setw(12) << w(l.obs_d) << std::setw(7) << b(l.obs_p) << std::setw(12) << w(l.model_d)
-       << std::setw(9) << b(l.model_p) << (exec ? (l.defined ? "yes" : "no") : "-");
-    if (l.mismatch) os << "   <-- MISMATCH";
-    for (auto c : l.ub) os << "   " << spec::clause_info(c).key;
-    os << "\n";
+    std::vector<std::string> row{std::string(model::status_name(l.status))};
+    if (!s.cta) row.push_back(model::format_hex(l.mask, 32));
+    if (has_a)
+      row.push_back(s.cta ? std::to_string(static_cast<int32_t>(l.a))
+                          : model::format_operand(l.a, syn));
+    if (sites) row.push_back(std::to_string(l.site));
+    if (d_type != spec::ResultType::None) row.insert(row.end(), {w(l.obs_d), w(l.model_d)});
+    if (has_p) row.insert(row.end(), {b(l.obs_p), b(l.model_p)});
+    row.push_back(exec ? (l.defined ? "yes" : "no") : "-");
+    std::string note = l.mismatch ? "<-- MISMATCH" : "";
+    for (auto c : l.ub) note += (note.empty() ? "" : " ") + std::string(spec::clause_info(c).key);
+    row.push_back(note);
+    rows.push_back(std::move(row));
+    ids.push_back(l.lane);
   }
+  std::istringstream in(model::table(head, rows, s.cta ? "thread" : "lane", true, ids));
+  for (std::string line; std::getline(in, line);) os << "  " << line << "\n";
   return os.str();
 }
 

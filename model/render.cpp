@@ -50,18 +50,19 @@ std::string runs(const std::vector<unsigned>& xs) {
 
 std::string table(const std::vector<std::string>& header,
                   const std::vector<std::vector<std::string>>& rows, const std::string& first_name,
-                  bool compact) {
+                  bool compact, const std::vector<unsigned>& numbers) {
   std::vector<std::vector<std::string>> merged;
   std::vector<std::vector<unsigned>> ids;
   for (unsigned i = 0; i < rows.size(); ++i) {
-    bool same = compact && !merged.empty() && ids.back().back() + 1 == i &&
+    const unsigned n = i < numbers.size() ? numbers[i] : i;
+    bool same = compact && !merged.empty() && ids.back().back() + 1 == n &&
                 std::equal(rows[i].begin(), rows[i].end(), merged.back().begin() + 1);
     if (same) {
-      ids.back().push_back(i);
+      ids.back().push_back(n);
     } else {
       merged.push_back({""});
       merged.back().insert(merged.back().end(), rows[i].begin(), rows[i].end());
-      ids.push_back({i});
+      ids.push_back({n});
     }
   }
   for (std::size_t k = 0; k < merged.size(); ++k) merged[k][0] = runs(ids[k]);

@@ -20,12 +20,12 @@ std::string format_operand(uint64_t bits, const spec::ValueSyntax& syn);
 std::string format_result(uint32_t bits, spec::ResultType t);
 /// `v` as 0x-prefixed hex with `bits / 4` digits ("0x0000000f" for 32 bits).
 std::string format_hex(uint64_t v, unsigned bits);
-/// The one table renderer: a header row, then `rows` under it, each prefixed by its number in a
-/// first column named `first_name`; with `compact`, consecutive rows equal but for that number
-/// are merged ("2-31").
+/// The one table renderer: a header row, then `rows` under it, each prefixed by its number (its
+/// index, or `numbers[i]` when given) in a first column named `first_name`; with `compact`,
+/// rows with consecutive numbers that are equal but for them are merged ("2-31").
 std::string table(const std::vector<std::string>& header,
                   const std::vector<std::vector<std::string>>& rows, const std::string& first_name,
-                  bool compact = true);
+                  bool compact = true, const std::vector<unsigned>& numbers = {});
 /// The value syntax a bare form implies (no intrinsic).
 spec::ValueSyntax form_syntax(spec::FormId form);
 
