@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 #include <variant>
+
+#include "model/input.hpp"
 #include <vector>
 
 #include "model/eval.hpp"
@@ -76,22 +78,8 @@ struct CtaRecord {
 /// A record of either kind.
 using Record = std::variant<WarpRecord, CtaRecord>;
 
-/// A malformed capture file: where, and what was expected there.
-class FormatError : public std::runtime_error {
- public:
-  FormatError(std::string file, std::size_t line, const std::string& what)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + what),
-        file_(std::move(file)),
-        line_(line) {}
-  /// The file being read.
-  const std::string& file() const { return file_; }
-  /// 1-based line number of the offending line.
-  std::size_t line() const { return line_; }
-
- private:
-  std::string file_;
-  std::size_t line_;
-};
+/// A malformed capture file: the one input error type (model/input.hpp), without a column.
+using FormatError = model::FormatError;
 
 /// A capture file that does not exist or cannot be opened.
 class MissingFile : public std::runtime_error {

@@ -10,6 +10,33 @@
 
 namespace warpspec::model {
 
+/// A malformed input file, the one error every file reader throws: the file, the 1-based line,
+/// the 1-based column in characters (0 when the whole line is meant) and what was expected,
+/// written "file:line:column: message" ("file:line: message" without a column).
+class FormatError : public std::runtime_error {
+ public:
+  FormatError(std::string file, std::size_t line, std::size_t column, const std::string& msg)
+      : std::runtime_error(file + ":" + std::to_string(line) +
+                           (column ? ":" + std::to_string(column) : std::string()) + ": " + msg),
+        file_(std::move(file)),
+        line_(line),
+        column_(column) {}
+  /// The same for a whole line.
+  FormatError(std::string file, std::size_t line, const std::string& msg)
+      : FormatError(std::move(file), line, 0, msg) {}
+  /// The file being read.
+  const std::string& file() const { return file_; }
+  /// 1-based line number of the offending line.
+  std::size_t line() const { return line_; }
+  /// 1-based column in characters; 0 when the message is about the whole line.
+  std::size_t column() const { return column_; }
+
+ private:
+  std::string file_;
+  std::size_t line_;
+  std::size_t column_;
+};
+
 /// An input that cannot be opened: `what()` names the path and the reason.
 struct MissingInput : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/input.hpp"
 #include "vectors/json_lite.hpp"
 #include "vectors/vector.hpp"
 
@@ -18,13 +19,8 @@ namespace warpspec::vectors {
 inline constexpr std::string_view kVectorsSchema = "warpspec-vectors/1";
 inline constexpr std::string_view kResultsSchema = "warpspec-results/1";
 
-/// A malformed line in a vector or results file: file, line, column and what was expected.
-class FormatError : public std::runtime_error {
- public:
-  FormatError(const std::string& file, std::size_t line, std::size_t column, const std::string& msg)
-      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
-                           msg) {}
-};
+/// A malformed line in a vector or results file: the one input error type (model/input.hpp).
+using FormatError = model::FormatError;
 
 /// What the first line of a vector file says.
 struct VectorsHeader {
