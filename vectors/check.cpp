@@ -444,7 +444,8 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
            << (c.exact ? " (on every vector of the form)" : "") << "\n";
       else
         os << "    no one clause's altered reading reproduces " << c.explained << " wrong value"
-           << (c.explained == 1 ? "" : "s") << "; charged to the rule that computes the value\n";
+           << (c.explained == 1 ? "" : "s") << "; charged to the rule that computes "
+           << (c.clause == spec::ClauseId::MatchAllPred ? "p" : "the value") << "\n";
     }
     os << "  " << bug_line(ff) << "\n";
     for (const auto& f : ff.smallest) {

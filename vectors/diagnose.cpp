@@ -617,7 +617,16 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   }
   dg.unexplained = static_cast<uint64_t>(std::count(open.begin(), open.end(), 1));
   if (dg.unexplained) {
-    const auto value = value_clause(f);
+    // Wrong p on lanes whose d is right breaks the predicate's own rule, not the value's.
+    bool p_only =
+        std::find(f.clauses.begin(), f.clauses.end(), ClauseId::MatchAllPred) != f.clauses.end();
+    for (std::size_t q = 0; q < pairs.size() && p_only; ++q) {
+      if (!open[q]) continue;
+      const auto& a = answers[pairs[q].answer];
+      const auto k = pairs[q].round, i = pairs[q].lane;
+      p_only = a.observed[k].d[i] == a.expect[k].d[i] && a.observed[k].p[i] != a.expect[k].p[i];
+    }
+    const auto value = p_only ? ClauseId::MatchAllPred : value_clause(f);
     auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                            [&](const ClauseCharge& c) { return c.clause == value; });
     if (it == dg.clauses.end()) dg.clauses.push_back({value, "", dg.unexplained, false, ""});

@@ -120,6 +120,22 @@ TEST(Diagnose, LanesKeptApartByCallSiteAreAParticipantsBug) {
   EXPECT_EQ(clause_keys(f), std::vector<std::string>{"vote.participants"});
 }
 
+// A match.all whose p is never cleared between instructions (d right, p sticky): the wrong
+// values are all in p, so the predicate's own rule is charged, not the rule for d.
+TEST(Diagnose, AStickyMatchAllPredicateIsChargedToThePredicateRule) {
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form == spec::FormId::MatchAllB32 && v.instr.instr.write_p)
+      for (std::size_t k = 1; k < o.size(); ++k)
+        for (std::size_t i = 0; i < o[k].p.size(); ++i) o[k].p[i] = o[k].p[i] || o[k - 1].p[i];
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::MatchAllB32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"match.all.pred"});
+  EXPECT_NE(render(rep, 50).find("charged to the rule that computes p"), std::string::npos);
+}
+
 TEST(Diagnose, AnAddOffByOneIsChargedToTheAddRuleByElimination) {
   auto rep = check_impl([&](const Vector& v) {
     auto o = spec_answer(v);
