@@ -377,6 +377,14 @@ bool Reader::warp(CoverpointId id) const {
       return any_group([](const auto& xs) {
         return xs.size() >= 2 && std::count(xs.begin(), xs.end(), uint64_t{1}) == 1;
       });
+    case C::ASingleTrueLane0:
+      for (const auto& r : warps_)
+        for (auto g : r.groups) {
+          if (!bit(g, 0) || std::popcount(g) < 2 || value(r, 0) != 1) continue;
+          const auto xs = values(r, g);
+          if (std::count(xs.begin(), xs.end(), uint64_t{1}) == 1) return true;
+        }
+      return false;
     case C::InstrNegatedMixed:
       return v_.instr.instr.negate &&
              any_group([](const auto& xs) { return counts_of(xs).size() == 2; });
@@ -494,6 +502,7 @@ bool Reader::warp(CoverpointId id) const {
     case C::SeqResultBitCleared:
     case C::SeqResultBitSet:
     case C::SeqExitBetweenRounds:
+    case C::SeqExitedStillNamed:
       return sequence(id);
     case C::SeqCallSiteSplit:
       return any_defined([](const WarpRound& r, unsigned i) {
@@ -523,6 +532,9 @@ bool Reader::sequence(CoverpointId id) const {
         if (id == C::SeqResultBitSet && ((b.d[i] & ~a.d[i]) != 0 || (p && b.p[i] && !a.p[i])))
           return true;
       }
+      if (id == C::SeqExitedStillNamed && !v_.is_cta() && a.executes[i] &&
+          v_.rounds[k].warp.exited[i] && bit(warps_[k].named, static_cast<unsigned>(i)))
+        return true;
       if (id == C::SeqExitBetweenRounds && a.executes[i] &&
           (v_.is_cta() ? v_.rounds[k].cta.exited[i] : v_.rounds[k].warp.exited[i]))
         return true;
@@ -634,6 +646,13 @@ bool Reader::block(CoverpointId id) const {
       return any_arriving_pred([](uint32_t p) { return p > 1; });
     case C::BlockPredEvenNonzero:
       return any_arriving_pred([](uint32_t p) { return p != 0 && (p & 1u) == 0; });
+    case C::BlockLowByteMisleads:
+      return any_round([&](const model::Cta& c, const Expected& e) {
+        if (census(c).arrive == 0) return false;
+        model::Cta low = c;
+        for (auto& p : low.pred) p &= 0xffu;
+        return model::evaluate_cta(v_.instr.instr, low, t_, p_).outcome.d != e.d.front();
+      });
     case C::BlockCountAbove255:
       return any_result([](uint32_t d) { return d > 255; });
     case C::ResultCountZero:

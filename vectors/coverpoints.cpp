@@ -63,6 +63,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultUniTrueWithExitedInMask, "result.uni_true_with_exited_in_mask", S::VoteUni, false, "vote.uni answers true while the membermask names an exited lane whose stale predicate differs."},
   {C::ResultTrueOverExitedInMask, "result.true_over_exited_in_mask", S::VoteAllUni, false, "vote.all or vote.uni answers true over true predicates while the membermask names exited lanes whose stale predicates are all true as well: only who counts as a member decides."},
   {C::ASingleTrue, "a.single_true", S::Vote, false, "Of two or more taking-part lanes exactly one holds a true predicate."},
+  {C::ASingleTrueLane0, "a.single_true_lane0", S::Vote, false, "Of two or more taking-part lanes only lane 0 holds a true predicate: the lowest lane alone decides."},
   {C::InstrNegated, "instr.negated", S::Negatable, false, "The source predicate is negated (!a)."},
   {C::InstrNegatedExited, "instr.negated_exited", S::Negatable, false, "The source predicate is negated (!a) while a membermask names an exited lane (in a block: while threads have exited)."},
   {C::InstrNegatedMixed, "instr.negated_mixed", S::Negatable, false, "The source predicate is negated (!a) and true and false predicates take part together: negating the answer instead of each predicate would show."},
@@ -103,6 +104,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockAndTrueOverExited, "block.and_true_over_exited", S::BlockAnd, false, "bar.red.and answers true while threads have exited whose last predicates are all true as well: only who counts decides."},
   {C::BlockPredNotBool, "block.pred_not_bool", S::BlockRed, false, "An arriving thread passes a predicate other than 0 and 1."},
   {C::BlockPredEvenNonzero, "block.pred_even_nonzero", S::BlockRed, false, "An arriving thread passes a non-zero predicate whose bit 0 is clear."},
+  {C::BlockLowByteMisleads, "block.low_byte_misleads", S::BlockRed, false, "Reading only the low byte of each predicate would change the answer: some truth lives in the upper bits."},
   {C::BlockCountAbove255, "block.count_above_255", S::BlockPopc, false, "The count is above 255 (it does not fit a byte)."},
   {C::ResultCountZero, "result.count_zero", S::BlockPopc, false, "Threads arrive and the count is 0."},
   {C::ResultCountAll, "result.count_all", S::BlockPopc, false, "More than 32 threads arrive and every one passes a true predicate."},
@@ -112,6 +114,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::SeqResultBitCleared, "seq.result_bit_cleared", S::Valued, false, "A lane's result has a bit (or is true) in one round and clears it in the next: a result ORed into the one before would show."},
   {C::SeqResultBitSet, "seq.result_bit_set", S::Valued, false, "A lane's result lacks a bit (or is false) in one round and sets it in the next: a result ANDed with the one before would show."},
   {C::SeqExitBetweenRounds, "seq.exit_between_rounds", S::Any, false, "A lane or thread that takes part in one round has exited by the next."},
+  {C::SeqExitedStillNamed, "seq.exited_still_named", S::Warp, false, "A lane that executes in one round has exited by the next, and an executing lane's membermask still names it."},
   {C::SeqCallSiteSplit, "seq.call_site_split", S::Warp, false, "Lanes that reach the instruction from different call sites combine."},
 };
 // clang-format on
@@ -133,15 +136,18 @@ struct Unreachable {
   std::string_view why;
 };
 
+constexpr std::string_view kSm6xNamesExited =
+    "on sm_6x the callers' masks must together name exactly the calling lanes, so a mask that "
+    "names an exited lane is undefined (syncwarp.ub.sm6x_convergence)";
+
 constexpr Unreachable kUnreachable[] = {
     {C::ResultZeroSignDecides, S::F32Abs, false,
      "with .abs every -0.0 becomes +0.0 before the reduction, so the two zeros never meet"},
     {C::SeqCallSiteSplit, S::Warp, true,
      "on sm_6x the lanes named in a membermask must reach it from one call site: split call "
      "sites are undefined there (*.ub.sm6x_convergence)"},
-    {C::StatusExitedInMask, S::Syncwarp, true,
-     "on sm_6x the callers' masks must together name exactly the calling lanes, so a mask that "
-     "names an exited lane is undefined (syncwarp.ub.sm6x_convergence)"},
+    {C::StatusExitedInMask, S::Syncwarp, true, kSm6xNamesExited},
+    {C::SeqExitedStillNamed, S::Syncwarp, true, kSm6xNamesExited},
     {C::StatusSoleSurvivor, S::Syncwarp, true,
      "on sm_6x the callers' masks must together name exactly the calling lanes, so a full mask "
      "with exited lanes is undefined (syncwarp.ub.sm6x_convergence)"},

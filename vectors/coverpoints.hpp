@@ -68,6 +68,7 @@ enum class CoverpointId : uint8_t {
   ResultUniTrueWithExitedInMask,
   ResultTrueOverExitedInMask,
   ASingleTrue,
+  ASingleTrueLane0,
   InstrNegated,
   InstrNegatedExited,
   InstrNegatedMixed,
@@ -108,6 +109,7 @@ enum class CoverpointId : uint8_t {
   BlockAndTrueOverExited,
   BlockPredNotBool,
   BlockPredEvenNonzero,
+  BlockLowByteMisleads,
   BlockCountAbove255,
   ResultCountZero,
   ResultCountAll,
@@ -117,6 +119,7 @@ enum class CoverpointId : uint8_t {
   SeqResultBitCleared,
   SeqResultBitSet,
   SeqExitBetweenRounds,
+  SeqExitedStillNamed,
   SeqCallSiteSplit,
   Count_
 };

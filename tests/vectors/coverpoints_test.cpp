@@ -310,6 +310,10 @@ std::vector<Case> cases() {
   yes("a.single_true", warp(kVAny, {full().a([](unsigned i) { return i == 9; })}));
   no("a.single_true", warp(kVAny, {full().a([](unsigned i) { return i % 16 == 9; })}));
   no("a.single_true", warp(kVAny, {lanes(1u << 9).vals({1})}));  // one lane takes part
+  yes("a.single_true_lane0", warp(kVAny, {full().a([](unsigned i) { return i == 0; })}));
+  no("a.single_true_lane0", warp(kVAny, {full().a([](unsigned i) { return i == 9; })}));
+  no("a.single_true_lane0", warp(kVAny, {full().a([](unsigned i) { return i < 2; })}));
+  no("a.single_true_lane0", warp(kVAny, {lanes(1u).vals({1})}));  // lane 0 alone takes part
   yes("instr.negated_exited", warp(kBallotN, {full().vals({1}).exit(1u << 30)}));
   no("instr.negated_exited", warp(kBallot, {full().vals({1}).exit(1u << 30)}));
   no("instr.negated_exited", warp(kBallotN, {lanes(0xffff).vals({1}).exit(1u << 30)}));
@@ -424,6 +428,10 @@ std::vector<Case> cases() {
   no("block.pred_not_bool", block(kPopc, {CtaB(32, 1).exit(0, 2)}));  // exited: not passed
   yes("block.pred_even_nonzero", block(kPopc, {CtaB(32, 0x80000000u)}));
   no("block.pred_even_nonzero", block(kPopc, {CtaB(32, 3)}));
+  yes("block.low_byte_misleads", block(kPopc, {CtaB(32, 0x100u)}));
+  yes("block.low_byte_misleads", block(kBAnd, {CtaB(32, 0x80000000u)}));
+  no("block.low_byte_misleads", block(kPopc, {CtaB(32, 0x101u)}));
+  no("block.low_byte_misleads", block(kPopc, {CtaB(32, 0)}));
   yes("block.count_above_255", block(kPopc, {CtaB(256, 1)}));
   no("block.count_above_255", block(kPopc, {CtaB(256, 1).pred(0, 0)}));
   yes("result.count_zero", block(kPopc, {CtaB(64, 0)}));
@@ -448,6 +456,9 @@ std::vector<Case> cases() {
   no("seq.result_bit_set", block(kPopc, {CtaB(64, 1), CtaB(64, 1)}));
   yes("seq.exit_between_rounds", warp(kSync, {full(), full().exit(1)}));
   no("seq.exit_between_rounds", warp(kSync, {full().exit(1), full().exit(1)}));
+  yes("seq.exited_still_named", warp(kSync, {full(), full().exit(1)}));
+  no("seq.exited_still_named", warp(kSync, {full().exit(1), full().exit(1)}));
+  no("seq.exited_still_named", warp(kSync, {full(), lanes(~1u).exit(1)}));  // no mask names lane 0
   yes("seq.exit_between_rounds", block(kBar, {CtaB(64), CtaB(64).exit(40)}));
   no("seq.exit_between_rounds", block(kBar, {CtaB(64).exit(40), CtaB(64).exit(40)}));
   yes("seq.mask_changes", warp(kSync, {full(), lanes(0xffff)}));
