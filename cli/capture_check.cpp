@@ -139,7 +139,7 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
   return bad ? kExitRefuted : kExitOk;
 }
 
-const bool registered = add_command(
+const bool capture_check_registered = add_command(
     {"capture-check", "Replay hardware captures against the model (exit 1 on any mismatch)", 60,
      [](CLI::App& sub) {
        auto inputs = std::make_shared<std::vector<std::string>>();

@@ -38,7 +38,7 @@ int run_check(const CheckOptions& o) {
   return rep.compared ? kExitOk : kExitUnknown;  // nothing compared: no verdict
 }
 
-const bool registered = add_command(
+const bool check_registered = add_command(
     {"check", "Check an implementation's results against conformance vectors", 45,
      [](CLI::App& sub) {
        auto o = std::make_shared<CheckOptions>();

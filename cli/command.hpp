@@ -38,7 +38,8 @@ struct Command {
 /// The process-wide registry. Each subcommand file adds one entry at static-initialisation time.
 std::vector<Command>& registry();
 
-/// Registers a subcommand; use as `static const bool registered = add_command({...});`.
+/// Registers a subcommand; use as `const bool NAME_registered = add_command({...});` (one name per file, so that the
+/// files can be compiled as one unit).
 bool add_command(Command c);
 
 }  // namespace warpspec::cli

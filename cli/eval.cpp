@@ -75,7 +75,7 @@ int run_eval(const EvalOptions& o) {
   }
 }
 
-const bool registered = add_command(
+const bool eval_registered = add_command(
     {"eval", "Evaluate one instruction on a warp state with the reference model", 20,
      [](CLI::App& sub) {
        auto o = std::make_shared<EvalOptions>();

@@ -77,7 +77,7 @@ int run_explain(const std::string& text, const std::string& target_text,
   return kExitOk;
 }
 
-const bool registered = add_command(
+const bool explain_registered = add_command(
     {"explain", "Show a form's syntax, availability, intrinsics and clauses", 15,
      [](CLI::App& sub) {
        auto form = std::make_shared<std::string>();

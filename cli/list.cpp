@@ -50,7 +50,7 @@ int run_list(const std::string& target_text, const std::string& ptx_text, bool j
   return kExitOk;
 }
 
-const bool registered = add_command(
+const bool list_registered = add_command(
     {"list", "List the instruction forms in the catalog", 10, [](CLI::App& sub) {
        auto target = std::make_shared<std::string>();
        auto ptx = std::make_shared<std::string>();

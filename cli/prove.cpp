@@ -190,7 +190,7 @@ int run_prove(const ProveArgs& a) {
   return kExitOk;
 }
 
-const bool registered = add_command(
+const bool prove_registered = add_command(
     {"prove", "Prove the property library with Z3 (laws, UB facts, fast == model)", 60,
      [](CLI::App& sub) {
        auto a = std::make_shared<ProveArgs>();

@@ -152,7 +152,7 @@ int run_report(const std::string& corpus, unsigned timeout_ms) {
   return ok ? kExitOk : kExitRefuted;
 }
 
-const bool registered = add_command(
+const bool report_registered = add_command(
     {"report", "Verification report: the model checked against every witness the project has", 5,
      [](CLI::App& sub) {
        auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);

@@ -253,7 +253,7 @@ int run_ub(const UbArgs& a) {
   return unknown ? kExitUnknown : kExitOk;
 }
 
-const bool registered = add_command(
+const bool ub_registered = add_command(
     {"ub", "Ask Z3 which UB clauses of a form can fire on a partly fixed state", 65,
      [](CLI::App& sub) {
        auto a = std::make_shared<UbArgs>();

@@ -235,7 +235,7 @@ int run_vectors(const VectorsOptions& o) {
   return rc;
 }
 
-const bool registered = add_command(
+const bool vectors_registered = add_command(
     {"vectors", "Write conformance vectors; report clause coverage and mutant kills; emit CUDA", 40,
      [](CLI::App& sub) {
        auto o = std::make_shared<VectorsOptions>();
