@@ -376,9 +376,16 @@ std::string kind_key(Mismatch::Kind k) {
 std::string bug_line(const FormFailures& ff) {
   const auto& ms = ff.diagnosis.mutants;
   if (!ff.diagnosed) return "not diagnosed: the files could not be read a second time";
-  if (ms.size() == 1)
+  if (ff.diagnosis.named())
     return "behaves like the known bug '" + std::string(mutant_info(ms[0]).key) +
            "' on every vector of the form: " + std::string(mutant_info(ms[0]).description);
+  if (ms.size() == 1) {
+    std::string s = "consistent with the catalogued bug '" + std::string(mutant_info(ms[0]).key) +
+                    "', but as much with another bug (";
+    const auto& alt = ff.diagnosis.also_explained_by;
+    for (std::size_t i = 0; i < alt.size(); ++i) s += (i ? "; " : "") + alt[i];
+    return s + "); the vectors of this file cannot tell them apart";
+  }
   if (ms.empty()) return "the failures match no catalogued bug";
   std::string s = "consistent with several catalogued bugs (";
   for (std::size_t i = 0; i < ms.size(); ++i)
@@ -433,7 +440,7 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
     for (const auto& c : dg.clauses) {
       const auto& ci = spec::clause_info(c.clause);
       os << "  breaks " << ci.key << ": " << ci.text << " [" << ci.source << "]\n";
-      if (ff.diagnosis.mutants.size() == 1)
+      if (ff.diagnosis.named())
         ;  // the catalogued bug is named below
       else if (!c.because.empty())
         os << "    charged because the form fails " << c.because << "\n";
@@ -536,7 +543,8 @@ std::string render_json(const CheckReport& r) {
          {"combined", ff.diagnosis.clauses.size() > 1},
          {"unexplained_values", ff.diagnosis.unexplained},
          {"consistent_with", bugs},
-         {"behaves_like", ff.diagnosis.mutants.size() == 1 ? bugs : nlohmann::json::array()},
+         {"behaves_like", ff.diagnosis.named() ? bugs : nlohmann::json::array()},
+         {"also_explained_by", ff.diagnosis.also_explained_by},
          {"smallest", kinds}});
   }
   j["failures"] = fails;

@@ -178,6 +178,50 @@ class Reader {
     return answers_differ(stale, e_) && answers_differ(stale, expected(z, t_, p_));
   }
 
+  // The model's answers when the exited lanes some membermask names take part after all, each
+  // with the operand `op(round, lane)` (nullopt: that lane stays out). Each such lane executes
+  // with the membermask and call site of a lane that names it, so that bringing it back adds no
+  // undefined behaviour; nullopt when no lane comes back or the changed state is undefined.
+  template <class Op>
+  std::optional<std::vector<Expected>> exited_taking_part(Op&& op) const {
+    Vector w = v_;
+    bool any = false;
+    for (std::size_t k = 0; k < warps_.size(); ++k) {
+      const auto& r = warps_[k];
+      auto& x = w.rounds[k].warp;
+      for (unsigned j = 0; j < 32; ++j) {
+        if (!bit(r.exited & r.named, j)) continue;
+        const std::optional<uint64_t> o = op(k, j);
+        if (!o) continue;
+        unsigned namer = 0;
+        while (!(bit(r.execs, namer) && bit(r.mask[namer], j))) ++namer;
+        model::set_status(x, j, model::LaneStatus::Executes);
+        x.mask[j] = r.mask[namer];
+        x.site[j] = x.site[namer];
+        x.a[j] = *o;
+        any = true;
+      }
+    }
+    if (!any) return std::nullopt;
+    auto e = expected(w, t_, p_);
+    if (has_ub(e)) return std::nullopt;
+    return e;
+  }
+  // Some defined lane gets another answer when the exited lanes take part with `op`'s operands.
+  template <class Op>
+  bool exited_operands_matter(Op&& op) const {
+    const auto e = exited_taking_part(op);
+    return e && answers_differ(*e, e_);
+  }
+  // Some defined lane gets another answer when every operand is read through `cut`.
+  template <class Cut>
+  bool operands_cut_differ(Cut&& cut) const {
+    Vector w = v_;
+    for (auto& r : w.rounds)
+      for (auto& a : r.warp.a) a = cut(a);
+    return changed_differs(w);
+  }
+
   bool warp(CoverpointId id) const;
   bool block(CoverpointId id) const;
   bool sequence(CoverpointId id) const;
@@ -291,6 +335,19 @@ bool Reader::warp(CoverpointId id) const {
       });
     case C::StatusExitedOperandMatters:
       return exited_would_matter();
+    case C::StatusExitedZeroMatters:
+      return exited_operands_matter(
+          [](std::size_t, unsigned) { return std::optional<uint64_t>{0}; });
+    case C::SeqExitedLastOperandMatters:
+      // A lane that executed in the round before joins with the operand it passed there.
+      return exited_operands_matter([&](std::size_t k, unsigned j) -> std::optional<uint64_t> {
+        if (k == 0 || !bit(warps_[k - 1].execs, j)) return std::nullopt;
+        return v_.rounds[k - 1].warp.a[j];
+      });
+    case C::APredBit0Misleads:
+      return operands_cut_differ([](uint64_t a) { return a & 1u; });
+    case C::APredLowByteMisleads:
+      return operands_cut_differ([](uint64_t a) { return a & 0xffu; });
 
     case C::AAllEqual:
       return any_group([](const auto& xs) { return xs.size() >= 2 && counts_of(xs).size() == 1; });
@@ -504,10 +561,17 @@ bool Reader::warp(CoverpointId id) const {
     case C::SeqExitBetweenRounds:
     case C::SeqExitedStillNamed:
       return sequence(id);
-    case C::SeqCallSiteSplit:
-      return any_defined([](const WarpRound& r, unsigned i) {
+    case C::SeqCallSiteSplit: {
+      const bool split = any_defined([](const WarpRound& r, unsigned i) {
         return any_lane(r.part[i], [&](unsigned j) { return r.w->site[j] != r.w->site[i]; });
       });
+      if (!split || f_.mode == spec::Mode::None) return split;
+      // A form with a result: keeping each call site's lanes to themselves must change one.
+      Vector w = v_;
+      keep_call_sites_apart(w);
+      const auto apart = expected(w, t_, p_);
+      return !has_ub(apart) && answers_differ(apart, e_);
+    }
     default:
       return false;
   }
@@ -575,7 +639,70 @@ bool Reader::block(CoverpointId id) const {
       return false;
     });
   };
+  // Some round answers otherwise when its block is changed by `change` (which returns false when
+  // it changes nothing); a changed block that is undefined answers nothing.
+  auto changed_block_differs = [&](auto&& change) {
+    for (std::size_t k = 0; k < v_.rounds.size() && k < e_.size(); ++k) {
+      model::Cta c = v_.rounds[k].cta;
+      if (census(c).arrive == 0 || !change(k, c)) continue;
+      const auto r = model::evaluate_cta(v_.instr.instr, c, t_, p_);
+      if (r.ub.empty() && r.outcome.d != e_[k].d.front()) return true;
+    }
+    return false;
+  };
+  auto exited_join = [&](auto&& pred_of) {
+    return changed_block_differs([&](std::size_t k, model::Cta& c) {
+      bool any = false;
+      for (std::size_t t = 0; t < c.arrive.size(); ++t)
+        if (c.exited[t])
+          if (const std::optional<uint32_t> p = pred_of(k, t)) {
+            c.exited[t] = false, c.arrive[t] = true, c.pred[t] = *p;
+            any = true;
+          }
+      return any;
+    });
+  };
+  auto partial_warp = [](const model::Cta& c) {
+    return c.arrive.size() % 32 != 0 ? c.arrive.size() / 32 * 32 : c.arrive.size();
+  };
   switch (id) {
+    case C::BlockExitedZeroMatters:
+      return exited_join([](std::size_t, std::size_t) { return std::optional<uint32_t>{0}; });
+    case C::SeqExitedLastOperandMatters:
+      // A thread that arrived at the barrier before joins with the predicate it passed there.
+      return exited_join([&](std::size_t k, std::size_t t) -> std::optional<uint32_t> {
+        if (k == 0) return std::nullopt;
+        const auto& prev = v_.rounds[k - 1].cta;
+        if (t >= prev.arrive.size() || !prev.arrive[t] || prev.exited[t]) return std::nullopt;
+        return prev.pred[t];
+      });
+    case C::BlockPartialWarpMatters:
+      return changed_block_differs([&](std::size_t, model::Cta& c) {
+        const std::size_t from = partial_warp(c);
+        for (std::size_t t = from; t < c.arrive.size(); ++t)
+          c.exited[t] = true, c.arrive[t] = false;
+        return from < c.arrive.size();
+      });
+    case C::BlockPhantomThreadsMatter:
+      for (uint32_t phantom : {0u, 1u})
+        if (changed_block_differs([&](std::size_t, model::Cta& c) {
+              const std::size_t n = c.arrive.size(), full = (n + 31) / 32 * 32;
+              c.arrive.resize(full, true);
+              c.exited.resize(full, false);
+              c.pred.resize(full, phantom);
+              return full > n;
+            }))
+          return true;
+      return false;
+    case C::APredBit0Misleads:
+      return changed_block_differs([](std::size_t, model::Cta& c) {
+        for (auto& p : c.pred) p &= 1u;
+        return true;
+      });
+    case C::BlockCountAbove511:
+      return any_result([](uint32_t d) { return d > 511; });
+    case C::BlockCount1024:
+      return any_result([](uint32_t d) { return d == 1024; });
     case C::BlockThreads32:
       return size_is(32);
     case C::BlockThreads33:

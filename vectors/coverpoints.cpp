@@ -2,6 +2,8 @@
 
 #include "vectors/coverpoint_predicates.hpp"
 
+#include "spec/redux.hpp"
+
 namespace warpspec::vectors {
 
 namespace {
@@ -36,6 +38,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultOneParticipant, "result.one_participant", S::Collective, false, "A lane's result combines its own operand alone."},
   {C::ResultGroupNotPowerOfTwo, "result.group_not_power_of_two", S::ReduxInt, false, "A reduction combines three or more non-zero operands, a count that is not a power of two: a pairwise tree over them has one left over."},
   {C::StatusExitedOperandMatters, "status.exited_operand_matters", S::Collective, false, "Letting the exited lanes a membermask names take part would change a result, and with their stale operands otherwise than with zeros."},
+  {C::StatusExitedZeroMatters, "status.exited_zero_matters", S::ZeroMatters, false, "Letting the exited lanes a membermask names take part with an operand of 0 would change a result (a slot or register never written reads as 0)."},
 
   {C::AAllEqual, "a.all_equal", S::IntValues, false, "Two or more taking-part lanes all hold one value."},
   {C::ATwoClasses, "a.two_classes", S::IntValues, false, "The taking-part lanes hold exactly two values, each on two or more lanes."},
@@ -67,6 +70,8 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::InstrNegated, "instr.negated", S::Negatable, false, "The source predicate is negated (!a)."},
   {C::InstrNegatedExited, "instr.negated_exited", S::Negatable, false, "The source predicate is negated (!a) while a membermask names an exited lane (in a block: while threads have exited)."},
   {C::InstrNegatedMixed, "instr.negated_mixed", S::Negatable, false, "The source predicate is negated (!a) and true and false predicates take part together: negating the answer instead of each predicate would show."},
+  {C::APredBit0Misleads, "a.pred_bit0_misleads", S::Negatable, false, "A predicate given as an integer is true when non-zero: reading only its bit 0 would change an answer."},
+  {C::APredLowByteMisleads, "a.pred_low_byte_misleads", S::Vote, false, "A predicate given as an integer is true when non-zero: reading only its low byte would change an answer."},
 
   {C::ResultAddWraps, "result.add_wraps", S::ReduxAdd, false, "The exact sum does not fit: .u32 carries out of bit 31, .s32 leaves the int32 range."},
   {C::ResultMinMaxSignMatters, "result.minmax_sign_matters", S::ReduxMinMaxInt, false, "The unsigned and the signed minimum (maximum) of the taking-part values differ."},
@@ -105,7 +110,12 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockPredNotBool, "block.pred_not_bool", S::BlockRed, false, "An arriving thread passes a predicate other than 0 and 1."},
   {C::BlockPredEvenNonzero, "block.pred_even_nonzero", S::BlockRed, false, "An arriving thread passes a non-zero predicate whose bit 0 is clear."},
   {C::BlockLowByteMisleads, "block.low_byte_misleads", S::BlockRed, false, "Reading only the low byte of each predicate would change the answer: some truth lives in the upper bits."},
+  {C::BlockExitedZeroMatters, "block.exited_zero_matters", S::BlockRed, false, "Counting the exited threads as arriving with a predicate of 0 would change the result."},
+  {C::BlockPartialWarpMatters, "block.partial_warp_matters", S::BlockRed, false, "The last warp is partial, and leaving its threads out would change the result."},
+  {C::BlockPhantomThreadsMatter, "block.phantom_threads_matter", S::BlockRed, false, "The last warp is partial, and filling it up to 32 threads that arrive with a predicate of 0 (or of 1) would change the result."},
   {C::BlockCountAbove255, "block.count_above_255", S::BlockPopc, false, "The count is above 255 (it does not fit a byte)."},
+  {C::BlockCountAbove511, "block.count_above_511", S::BlockPopc, false, "The count is above 511: it needs ten bits."},
+  {C::BlockCount1024, "block.count_1024", S::BlockPopc, false, "All 1024 threads of the largest block count: the count needs eleven bits."},
   {C::ResultCountZero, "result.count_zero", S::BlockPopc, false, "Threads arrive and the count is 0."},
   {C::ResultCountAll, "result.count_all", S::BlockPopc, false, "More than 32 threads arrive and every one passes a true predicate."},
 
@@ -115,7 +125,8 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::SeqResultBitSet, "seq.result_bit_set", S::Valued, false, "A lane's result lacks a bit (or is false) in one round and sets it in the next: a result ANDed with the one before would show."},
   {C::SeqExitBetweenRounds, "seq.exit_between_rounds", S::Any, false, "A lane or thread that takes part in one round has exited by the next."},
   {C::SeqExitedStillNamed, "seq.exited_still_named", S::Warp, false, "A lane that executes in one round has exited by the next, and an executing lane's membermask still names it."},
-  {C::SeqCallSiteSplit, "seq.call_site_split", S::Warp, false, "Lanes that reach the instruction from different call sites combine."},
+  {C::SeqExitedLastOperandMatters, "seq.exited_last_operand_matters", S::Valued, false, "A lane (thread) that takes part in one round has exited by the next, and letting it take part there with its operand of the earlier round would change a result."},
+  {C::SeqCallSiteSplit, "seq.call_site_split", S::Warp, false, "Lanes that reach the instruction from different call sites combine (and, for a form with a result, keeping each call site's lanes to themselves would change one)."},
 };
 // clang-format on
 static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),
@@ -215,6 +226,10 @@ bool in_scope(CoverScope scope, FormId form) {
       return redux && !f32;
     case S::ReduxAdd:
       return redux && f.mode == M::Add;
+    case S::ZeroMatters:
+      // Every magnitude is at least +0.0 and a NaN wins anyway in max.abs.NaN.f32.
+      if (redux) return f32 ? !(f.mode == M::Max && f.abs && f.nan) : spec::redux_identity(f) != 0;
+      return f.family == Fa::Match || f.family == Fa::Vote;
     case S::ReduxMinMaxInt:
       return redux && !f32 && (f.mode == M::Min || f.mode == M::Max);
     case S::ReduxMinMax:

@@ -41,6 +41,7 @@ enum class CoverpointId : uint8_t {
   ResultOneParticipant,
   ResultGroupNotPowerOfTwo,
   StatusExitedOperandMatters,
+  StatusExitedZeroMatters,
   // integer and bit-pattern operands (match, integer redux)
   AAllEqual,
   ATwoClasses,
@@ -72,6 +73,8 @@ enum class CoverpointId : uint8_t {
   InstrNegated,
   InstrNegatedExited,
   InstrNegatedMixed,
+  APredBit0Misleads,
+  APredLowByteMisleads,
   // integer redux results
   ResultAddWraps,
   ResultMinMaxSignMatters,
@@ -110,7 +113,12 @@ enum class CoverpointId : uint8_t {
   BlockPredNotBool,
   BlockPredEvenNonzero,
   BlockLowByteMisleads,
+  BlockExitedZeroMatters,
+  BlockPartialWarpMatters,
+  BlockPhantomThreadsMatter,
   BlockCountAbove255,
+  BlockCountAbove511,
+  BlockCount1024,
   ResultCountZero,
   ResultCountAll,
   // sequences of rounds, call sites
@@ -120,6 +128,7 @@ enum class CoverpointId : uint8_t {
   SeqResultBitSet,
   SeqExitBetweenRounds,
   SeqExitedStillNamed,
+  SeqExitedLastOperandMatters,
   SeqCallSiteSplit,
   Count_
 };
@@ -131,6 +140,8 @@ enum class CoverScope : uint8_t {
   Warp,            ///< match, vote, redux, bar.warp.sync
   Syncwarp,        ///< bar.warp.sync
   Collective,      ///< match, vote, redux (the forms that combine operands)
+  ZeroMatters,     ///< the collective forms an operand of 0 can change: all but the redux forms
+                   ///< whose identity is 0 (add, or, xor, max.u32) and max.abs.NaN.f32
   Valued,          ///< every form with a result: match, vote, redux, bar.red
   IntValues,       ///< match and the integer redux forms
   Match,           ///< match.any and match.all, both widths

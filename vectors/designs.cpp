@@ -116,7 +116,10 @@ std::vector<Pattern> patterns(const spec::ParsedInstr& in) {
         [](unsigned) { return uint64_t{1}; },         [](unsigned) { return uint64_t{0}; },
         [](unsigned i) { return uint64_t{i % 2}; },   [](unsigned i) { return uint64_t{i == 0}; },
         [](unsigned i) { return uint64_t{i == 31}; }, [](unsigned i) { return uint64_t{i < 28}; },
-        [](unsigned i) { return uint64_t{i < 16}; }};
+        [](unsigned i) { return uint64_t{i < 16}; },
+        // Predicates given as integers: true when non-zero, whatever bit 0 or the low byte hold.
+        [](unsigned i) { return uint64_t{i % 2 ? 2u : 0u}; },
+        [](unsigned i) { return uint64_t{i % 2 ? 0x100u : 6u}; }};
   if (syn.is_float)
     return {[](unsigned i) -> uint64_t { return i % 2 ? 0x80000000u : 0u; },
             [](unsigned i) -> uint64_t { return i % 3 == 0 ? 0x7fc00123u : 0x3f800000u + i; },
@@ -248,8 +251,14 @@ std::vector<std::vector<Round>> block_designs() {
   std::vector<std::vector<Round>> out;
   for (std::size_t n : {32, 33, 64, 96, 256, 1024})
     for (auto a : {Arrival::All, Arrival::ExitedInEveryWarp, Arrival::LastWarpExited, Arrival::One,
-                   Arrival::None, Arrival::Missing})
+                   Arrival::None, Arrival::Missing}) {
       for (const auto& p : preds) out.push_back({Round{{}, block(n, a, p)}});
+      // The last thread alone passes the other predicate: the last (partial) warp decides.
+      for (uint32_t last : {0u, 1u})
+        out.push_back({Round{{}, block(n, a, [=](std::size_t t) {
+                                   return t + 1 == n ? last : 1u - last;
+                                 })}});
+    }
   // Exited threads whose last predicates agree with the arriving ones: only who counts decides.
   for (std::size_t n : {64, 96})
     for (auto a : {Arrival::ExitedInEveryWarp, Arrival::LastWarpExited})

@@ -4,7 +4,9 @@
 #include <bit>
 #include <cstring>
 
+#include "model/render.hpp"
 #include "spec/redux.hpp"
+#include "vectors/generate.hpp"
 
 namespace warpspec::vectors {
 
@@ -20,6 +22,9 @@ enum class Change : uint8_t {
   MaskIgnored,      // every executing lane takes part, whatever the membermask
   ExitedJoin,       // exited lanes (threads) take part with their last operand
   ExitedJoinZero,   // exited lanes (threads) take part with 0 as their operand
+  ExitedJoinFalse,  // exited lanes (threads) take part voting false (0, or 1 under `!`)
+  ExitedJoinLast,   // exited lanes (threads) take part with the operand they last passed in an
+                    // earlier round of the vector, 0 before that (a slot never cleared)
   MaskOfLowest,     // the lowest executing lane's membermask for every lane
   MaskOfHighest,    // the highest executing lane's membermask for every lane
   LaneOut,          // lane `arg` never takes part
@@ -27,6 +32,10 @@ enum class Change : uint8_t {
   SiteSplit,        // lanes take part only with lanes of their own call site
   MaskLow16,        // only the low 16 bits of the membermask are read
   LastWarpOut,      // block: the threads of the last warp are not counted
+  PhantomPadded,    // block: a partial last warp filled up to 32 threads passing `arg`
+  PartialWarpOut,   // block: the threads of a partial last warp are not counted
+  PredCut,          // each predicate read through the mask `arg` (bit 0, the low byte) instead of
+                    // tested for non-zero
   NegateToggled,    // the `!` on the source predicate dropped (or added)
   CompareLow32,     // match compares the low 32 bits only
   CompareHigh32,    // match compares the high 32 bits only
@@ -37,7 +46,7 @@ enum class Change : uint8_t {
   SelfOut,          // match.any leaves the lane itself out
   AllGivesMask,     // match.all returns the taking-part lanes even when values differ
   CarriesPrevious,  // the previous round's result is combined into this one (never reset)
-  CountMod256,      // the block count kept in 8 bits
+  CountNarrow,      // the block count kept in `arg` bits
   StartsFrom,       // the reduction starts from the value `arg` instead of its identity
 };
 
@@ -82,19 +91,50 @@ bool zero_is_neutral(const spec::ParsedInstr& in) {
   }
 }
 
+// True when 0 joining changes nothing for the instruction with and without `!`: a form's readings
+// serve every instruction of it, negated or not.
+bool zero_never_matters(const spec::ParsedInstr& in) {
+  if (!zero_is_neutral(in)) return false;
+  if (!spec::form_info(in.instr.form).negatable) return true;
+  spec::ParsedInstr other = in;
+  other.instr.negate = !other.instr.negate;
+  return zero_is_neutral(other);
+}
+
 std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   const auto& f = spec::form_info(in.instr.form);
   const auto part = participants_clause(f);
   const auto value = value_clause(f);
   std::vector<Def> out;
   if (f.family == Family::WarpBarrier || f.mode == Mode::None) return out;  // no value to read
+  // A predicate given as an integer read through a narrower field: a likelier bug than a lane or
+  // thread that joins or leaves just where the narrow field misleads, so it is asked first.
+  const auto pred_cuts = [&] {
+    for (int cut : {1, 0xff})
+      out.push_back({Change::PredCut, cut, value,
+                     cut == 1 ? "each predicate read as its bit 0 instead of tested for non-zero"
+                              : "each predicate read as its low byte instead of tested for "
+                                "non-zero"});
+  };
   if (f.family == Family::CtaBarrier) {
+    pred_cuts();
     out.push_back(
         {Change::ExitedJoin, 0, part, "exited threads counted with their last predicate"});
-    if (!zero_is_neutral(in))
+    if (!zero_never_matters(in))
       out.push_back(
           {Change::ExitedJoinZero, 0, part, "exited threads counted with a predicate of 0"});
+    if (f.mode == Mode::And)  // a false vote changes nothing in popc and or
+      out.push_back({Change::ExitedJoinFalse, 0, part,
+                     "exited threads counted as voting false (after any !)"});
+    out.push_back({Change::ExitedJoinLast, 0, part,
+                   "exited threads counted with the predicate they passed at the barrier before"});
     out.push_back({Change::LastWarpOut, 0, part, "the threads of the last warp not counted"});
+    out.push_back(
+        {Change::PartialWarpOut, 0, part, "the threads of a partial last warp not counted"});
+    for (int p : {0, 1})
+      out.push_back({Change::PhantomPadded, p, part,
+                     "a partial last warp counted as 32 threads, the missing ones passing " +
+                         std::to_string(p)});
     for (const auto& s : spec::kForms)
       if (s.family == Family::CtaBarrier && s.mode != Mode::None && s.id != f.id)
         out.push_back(
@@ -105,7 +145,9 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     out.push_back({Change::CarriesPrevious, 0, value,
                    "the previous barrier's result carried into this one (never reset)"});
     if (f.mode == Mode::Popc)
-      out.push_back({Change::CountMod256, 0, value, "the count kept in 8 bits"});
+      for (int bits : {8, 9, 10})
+        out.push_back({Change::CountNarrow, bits, value,
+                       "the count kept in " + std::to_string(bits) + " bits"});
     return out;
   }
   // Value readings first: where a lane that always takes part holds the same operand as a wrong
@@ -116,12 +158,19 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
         out.push_back({Change::StartsFrom, static_cast<int>(x), value,
                        "the reduction started from " + std::to_string(static_cast<int32_t>(x)) +
                            " instead of its identity"});
+  if (f.a_type == spec::OperandType::Pred) pred_cuts();
   out.push_back(
       {Change::MaskIgnored, 0, part, "the membermask ignored: every executing lane takes part"});
   out.push_back({Change::ExitedJoin, 0, part, "exited lanes of the membermask take part"});
-  if (!zero_is_neutral(in))
+  if (!zero_never_matters(in))
     out.push_back({Change::ExitedJoinZero, 0, part,
                    "exited lanes of the membermask take part with operand 0"});
+  if (f.mode == Mode::All || f.mode == Mode::Uni)  // a false vote changes nothing in any, ballot
+    out.push_back({Change::ExitedJoinFalse, 0, part,
+                   "exited lanes of the membermask take part voting false (after any !)"});
+  out.push_back({Change::ExitedJoinLast, 0, part,
+                 "exited lanes of the membermask take part with the operand they passed in an "
+                 "earlier round"});
   out.push_back(
       {Change::MaskOfLowest, 0, part, "the lowest executing lane's membermask used by every lane"});
   out.push_back({Change::MaskOfHighest, 0, part,
@@ -175,23 +224,31 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   return out;
 }
 
-// The instruction with every lane's membermask in the state, so that masks can be changed.
-void own_masks(Vector& v) {
-  if (!v.instr.instr.imm_mask) return;
-  for (auto& r : v.rounds) r.warp.mask.fill(*v.instr.instr.imm_mask);
-  v.instr.instr.imm_mask.reset();
-}
-
 uint32_t executing_word(const model::Warp& w) {
   uint32_t m = 0;
   for (unsigned j = 0; j < 32; ++j) m |= uint32_t{w.exec[j] && !w.exited[j]} << j;
   return m;
 }
 
+// Brings exited lane `j` back to execute, with the membermask and call site of an executing lane
+// whose membermask names it (so that its return adds no undefined behaviour) and operand `a`.
+void rejoin(model::Warp& w, uint32_t exec, unsigned j, uint64_t a) {
+  for (unsigned i = 0; i < 32; ++i)
+    if (((exec >> i) & 1u) && ((w.mask[i] >> j) & 1u)) {
+      w.mask[j] = w.mask[i];
+      w.site[j] = w.site[i];
+      break;
+    }
+  w.exited[j] = false, w.exec[j] = true, w.a[j] = a;
+}
+
 // A changed copy of the vector for the state and instruction changes.
 Vector changed(const Def& d, const Vector& v) {
   Vector c = v;
   if (!c.is_cta()) own_masks(c);
+  if (d.change == Change::SiteSplit) keep_call_sites_apart(c);
+  // The operand each lane (thread) last passed, for ExitedJoinLast.
+  std::vector<uint64_t> last;
   for (auto& r : c.rounds) {
     auto& w = r.warp;
     const uint32_t exec = c.is_cta() ? 0 : executing_word(w);
@@ -200,21 +257,35 @@ Vector changed(const Def& d, const Vector& v) {
         for (unsigned i = 0; i < 32; ++i) w.mask[i] = exec;
         break;
       case Change::ExitedJoin:
-      case Change::ExitedJoinZero: {
-        const bool zero = d.change == Change::ExitedJoinZero;
+      case Change::ExitedJoinZero:
+      case Change::ExitedJoinFalse:
+      case Change::ExitedJoinLast: {
+        const std::size_t n = c.is_cta() ? r.cta.exited.size() : 32;
+        // Who takes part in this round as the vector has it, and with what.
+        std::vector<uint8_t> took(n, 0);
+        std::vector<uint64_t> passed(n, 0);
+        for (std::size_t t = 0; t < n; ++t)
+          if (c.is_cta() ? r.cta.arrive[t] && !r.cta.exited[t] : w.exec[t] && !w.exited[t])
+            took[t] = 1, passed[t] = c.is_cta() ? r.cta.pred[t] : w.a[t];
+        auto operand = [&](std::size_t t, uint64_t stale) -> uint64_t {
+          if (d.change == Change::ExitedJoin) return stale;
+          if (d.change == Change::ExitedJoinZero) return 0;
+          if (d.change == Change::ExitedJoinFalse) return c.instr.instr.negate ? 1 : 0;
+          return t < last.size() ? last[t] : 0;
+        };
         if (c.is_cta()) {
-          for (std::size_t t = 0; t < r.cta.exited.size(); ++t)
+          for (std::size_t t = 0; t < n; ++t)
             if (r.cta.exited[t]) {
               r.cta.exited[t] = false, r.cta.arrive[t] = true;
-              if (zero) r.cta.pred[t] = 0;
+              r.cta.pred[t] = static_cast<uint32_t>(operand(t, r.cta.pred[t]));
             }
         } else {
           for (unsigned i = 0; i < 32; ++i)
-            if (w.exited[i]) {
-              w.exited[i] = false, w.exec[i] = true;
-              if (zero) w.a[i] = 0;
-            }
+            if (w.exited[i]) rejoin(w, exec, i, operand(i, w.a[i]));
         }
+        last.resize(std::max(last.size(), n), 0);
+        for (std::size_t t = 0; t < n; ++t)
+          if (took[t]) last[t] = passed[t];
         break;
       }
       case Change::MaskOfLowest:
@@ -233,13 +304,26 @@ Vector changed(const Def& d, const Vector& v) {
         for (unsigned i = 0; i < 32; ++i) w.mask[i] |= 1u << d.arg;
         w.exited[d.arg] = false;
         break;
-      case Change::SiteSplit:
-        for (unsigned i = 0; i < 32; ++i)
-          for (unsigned j = 0; j < 32; ++j)
-            if (w.site[j] != w.site[i]) w.mask[i] &= ~(1u << j);
-        break;
       case Change::MaskLow16:
         for (unsigned i = 0; i < 32; ++i) w.mask[i] &= 0xffffu;
+        break;
+      case Change::PhantomPadded: {
+        const std::size_t n = r.cta.arrive.size(), full = (n + 31) / 32 * 32;
+        r.cta.arrive.resize(full, true);
+        r.cta.exited.resize(full, false);
+        r.cta.pred.resize(full, static_cast<uint32_t>(d.arg));
+        break;
+      }
+      case Change::PartialWarpOut: {
+        const std::size_t n = r.cta.arrive.size();
+        for (std::size_t t = n / 32 * 32; t < n; ++t) r.cta.exited[t] = true, r.cta.arrive[t] = false;
+        break;
+      }
+      case Change::PredCut:
+        if (c.is_cta())
+          for (auto& p : r.cta.pred) p &= static_cast<uint32_t>(d.arg);
+        else
+          for (auto& a : w.a) a &= static_cast<uint64_t>(d.arg);
         break;
       case Change::LastWarpOut: {
         const std::size_t n = r.cta.arrive.size();
@@ -359,9 +443,9 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
         }
         case Change::CarriesPrevious:
           o.d[i] = e[k].d[i];
-          // A round may have more threads than the one before it (blocks of different sizes).
-          if (k > 0 && i < out[k - 1].d.size()) {
-            const uint32_t prev = out[k - 1].d[i];
+          // A block's result is one value for every thread, also where a block grows.
+          if (k > 0 && (v.is_cta() ? !out[k - 1].d.empty() : i < out[k - 1].d.size())) {
+            const uint32_t prev = out[k - 1].d[v.is_cta() ? 0 : i];
             if (f.mode == Mode::Popc)
               o.d[i] += prev;
             else if (f.mode == Mode::And)
@@ -372,8 +456,8 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
               o.d[i] |= prev;
           }
           break;
-        case Change::CountMod256:
-          o.d[i] = e[k].d[i] & 0xffu;
+        case Change::CountNarrow:
+          o.d[i] = e[k].d[i] & ((1u << d.arg) - 1);
           break;
         case Change::StartsFrom:
           o.d[i] = fold(f, e[k].d[i], static_cast<uint32_t>(d.arg));
@@ -383,6 +467,71 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
       }
     }
   }
+  return out;
+}
+
+// States on which two explanations of the same answers are told apart: seeded two-round states
+// of each instruction, the same every time.
+std::vector<Vector> probes(const std::vector<spec::ParsedInstr>& instrs) {
+  std::vector<Vector> out;
+  std::mt19937_64 rng(0x5eed);
+  for (const auto& in : instrs)
+    for (int k = 0; k < 64; ++k) {
+      Vector v;
+      v.instr = in;
+      v.rounds = {random_round(in, rng, false), random_round(in, rng, false)};
+      out.push_back(std::move(v));
+    }
+  return out;
+}
+
+// Readings that reproduce every answer, as the lone catalogued mutant `m` does, yet are another
+// bug: on some probe state the two answer differently.
+std::vector<std::string> other_explanations(MutantId m, const std::vector<Answered>& answers,
+                                            spec::Target target, spec::PtxVersion ptx) {
+  std::vector<spec::ParsedInstr> instrs;
+  for (const auto& a : answers)
+    if (std::none_of(instrs.begin(), instrs.end(),
+                     [&](const spec::ParsedInstr& p) { return p.text == a.vector.instr.text; }))
+      instrs.push_back(a.vector.instr);
+  // A reading that names one lane reproduces a single failing vector too easily (the lane that
+  // happens to hold the deciding value), as everywhere in the diagnosis: it needs two.
+  const auto failing = std::count_if(answers.begin(), answers.end(), [](const Answered& a) {
+    return !reproduces(a.vector.instr, a.expect, as_observed(a.expect), a.observed);
+  });
+  std::vector<std::string> out;
+  std::vector<Vector> probe;
+  uint32_t in_lanes = 0, out_lanes = 0;
+  for (const auto& d : defs_for(answers.front().vector.instr)) {
+    if ((d.change == Change::LaneOut || d.change == Change::LaneIn) && failing < 2) continue;
+    const bool all = std::all_of(answers.begin(), answers.end(), [&](const Answered& a) {
+      return reproduces(a.vector.instr, a.expect, read_def(d, a.vector, a.expect, target, ptx),
+                        a.observed);
+    });
+    if (!all) continue;
+    if (probe.empty()) probe = probes(instrs);
+    const bool differs = std::any_of(probe.begin(), probe.end(), [&](const Vector& v) {
+      const auto e = expected(v, target, ptx);
+      if (has_ub(e) || !applies(m, v.instr)) return false;
+      return !reproduces(v.instr, e, run_mutant(m, v, target, ptx),
+                         read_def(d, v, e, target, ptx));
+    });
+    if (!differs) continue;
+    if (d.change == Change::LaneIn)
+      in_lanes |= 1u << d.arg;
+    else if (d.change == Change::LaneOut)
+      out_lanes |= 1u << d.arg;
+    else
+      out.push_back(d.text);
+  }
+  // The lanes that would each explain the answers as well, in one line per kind.
+  const auto lanes = [](uint32_t m, const char* what) {
+    return std::popcount(m) == 1
+               ? "lane " + std::to_string(std::countr_zero(m)) + " " + what
+               : "any one of lanes " + model::format_lanes(m) + " " + what;
+  };
+  if (in_lanes) out.push_back(lanes(in_lanes, "always takes part"));
+  if (out_lanes) out.push_back(lanes(out_lanes, "never takes part"));
   return out;
 }
 
@@ -432,8 +581,10 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     if (all && applied) dg.mutants.push_back(m.id);
   }
   // A catalogued bug that alone reproduces every answer is the diagnosis, and its clause the one
-  // broken.
-  const bool named = dg.mutants.size() == 1;
+  // broken, unless another known bug (a clause reading) reproduces every answer too.
+  if (dg.mutants.size() == 1)
+    dg.also_explained_by = other_explanations(dg.mutants.front(), answers, target, ptx);
+  const bool named = dg.named();
   // 2. The failing lane results: wrong values on defined lanes of rounds that completed.
   const bool check_d = f.d_type != spec::ResultType::None;
   struct Pair {

@@ -61,6 +61,12 @@ struct Diagnosis {
   uint64_t unexplained = 0;  ///< of them, those no reading reproduces
   /// Readings that name one lane and reproduce every answer of the form, however few failed.
   std::vector<std::string> exact_lane_readings;
+  /// When one catalogued mutant reproduces every answer: readings that do so as well but are
+  /// another bug (they answer otherwise than the mutant on some state). Then the file cannot tell
+  /// the two apart, and the mutant is not named.
+  std::vector<std::string> also_explained_by;
+  /// True when exactly one catalogued mutant, and nothing else known, reproduces every answer.
+  bool named() const { return mutants.size() == 1 && also_explained_by.empty(); }
 };
 
 /// Diagnoses the answers of one form (every vector of it in a file, in file order), with what

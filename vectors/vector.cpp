@@ -236,6 +236,20 @@ Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
   return m;
 }
 
+void own_masks(Vector& v) {
+  if (!v.instr.instr.imm_mask) return;
+  for (auto& r : v.rounds) r.warp.mask.fill(*v.instr.instr.imm_mask);
+  v.instr.instr.imm_mask.reset();
+}
+
+void keep_call_sites_apart(Vector& v) {
+  own_masks(v);
+  for (auto& r : v.rounds)
+    for (unsigned i = 0; i < 32; ++i)
+      for (unsigned j = 0; j < 32; ++j)
+        if (r.warp.site[j] != r.warp.site[i]) r.warp.mask[i] &= ~(1u << j);
+}
+
 std::size_t vector_size(const Vector& v) {
   std::size_t n = 0;
   for (const auto& r : v.rounds) {

@@ -92,6 +92,14 @@ inline Mismatch compare(const Vector& v, const std::vector<Expected>& e,
   return compare(v.instr, e, o);
 }
 
+/// Writes an immediate membermask into every lane's mask of every round and drops it from the
+/// instruction, so that masks can be changed lane by lane (warp vectors).
+void own_masks(Vector& v);
+
+/// Narrows every lane's membermask to the lanes of its own call site, in every round: the state
+/// as an implementation that keeps call sites apart reads it (warp vectors).
+void keep_call_sites_apart(Vector& v);
+
 /// Number of executing lanes over all rounds: the size used to pick the smallest vector.
 std::size_t vector_size(const Vector& v);
 

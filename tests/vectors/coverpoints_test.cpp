@@ -228,6 +228,12 @@ std::vector<Case> cases() {
   yes("status.exited_operand_matters",
       warp(kMinU, {full().a([](unsigned i) { return i < 28 ? 5 : 3; }).exit(0xf0000000u)}));
   no("status.exited_operand_matters", warp(kAll32, {lanes(0xfffe).vals({1}).exit(1)}));
+  // Exited lanes read as 0 (a slot never written): they join the lanes that hold 0.
+  yes("status.exited_zero_matters", warp(kAny32, {full().vals({0}).exit(0xf0000000u)}));
+  no("status.exited_zero_matters", warp(kAny32, {full().vals({1}).exit(0xf0000000u)}));
+  yes("status.exited_zero_matters", warp(kMinU, {full().vals({5}).exit(0xf0000000u)}));
+  no("status.exited_zero_matters", warp(kMinU, {full().vals({0, 5}).exit(0xf0000000u)}));
+  no("status.exited_zero_matters", warp(kMinU, {lanes(0xffff).vals({5}).exit(0xf0000000u)}));
 
   yes("a.all_equal", warp(kAddU, {full().vals({7})}));
   no("a.all_equal", warp(kAddU, {full().a([](unsigned i) { return i; })}));
@@ -324,6 +330,13 @@ std::vector<Case> cases() {
   no("instr.negated_mixed", warp(kVAll, {full().vals({0, 1})}));
   yes("instr.negated_mixed", block(kPopcN, {CtaB(64).pred(3, 0)}));
   no("instr.negated_mixed", block(kPopcN, {CtaB(64)}));
+  // Predicates given as integers are true when non-zero.
+  yes("a.pred_bit0_misleads", warp(kVAll, {full().vals({2})}));
+  no("a.pred_bit0_misleads", warp(kVAll, {full().vals({3})}));
+  yes("a.pred_bit0_misleads", block(kPopc, {CtaB(32, 2)}));
+  no("a.pred_bit0_misleads", block(kPopc, {CtaB(32, 3)}));
+  yes("a.pred_low_byte_misleads", warp(kVAny, {full().vals({0x100})}));
+  no("a.pred_low_byte_misleads", warp(kVAny, {full().vals({0x101})}));
   yes("instr.negated", warp(kVAllN, {full().vals({1})}));
   no("instr.negated", warp(kVAll, {full().vals({1})}));
   yes("instr.negated", block(kPopcN, {CtaB(32)}));
@@ -432,6 +445,19 @@ std::vector<Case> cases() {
   yes("block.low_byte_misleads", block(kBAnd, {CtaB(32, 0x80000000u)}));
   no("block.low_byte_misleads", block(kPopc, {CtaB(32, 0x101u)}));
   no("block.low_byte_misleads", block(kPopc, {CtaB(32, 0)}));
+  yes("block.exited_zero_matters", block(kBAnd, {CtaB(64, 1).exit(5, 1)}));
+  no("block.exited_zero_matters", block(kBAnd, {CtaB(64, 1).pred(3, 0).exit(5, 1)}));
+  yes("block.partial_warp_matters", block(kPopc, {CtaB(33, 1)}));
+  no("block.partial_warp_matters", block(kPopc, {CtaB(33, 1).pred(32, 0)}));
+  no("block.partial_warp_matters", block(kPopc, {CtaB(64, 1)}));
+  yes("block.phantom_threads_matter", block(kBAnd, {CtaB(33, 1)}));
+  yes("block.phantom_threads_matter", block(kPopcN, {CtaB(33, 1)}));
+  no("block.phantom_threads_matter", block(kBAnd, {CtaB(33, 1).pred(0, 0)}));
+  no("block.phantom_threads_matter", block(kBAnd, {CtaB(64, 1)}));
+  yes("block.count_above_511", block(kPopc, {CtaB(512, 1)}));
+  no("block.count_above_511", block(kPopc, {CtaB(512, 1).pred(0, 0)}));
+  yes("block.count_1024", block(kPopc, {CtaB(1024, 1)}));
+  no("block.count_1024", block(kPopc, {CtaB(1024, 1).pred(3, 0)}));
   yes("block.count_above_255", block(kPopc, {CtaB(256, 1)}));
   no("block.count_above_255", block(kPopc, {CtaB(256, 1).pred(0, 0)}));
   yes("result.count_zero", block(kPopc, {CtaB(64, 0)}));
@@ -463,13 +489,25 @@ std::vector<Case> cases() {
   no("seq.exit_between_rounds", block(kBar, {CtaB(64).exit(40), CtaB(64).exit(40)}));
   yes("seq.mask_changes", warp(kSync, {full(), lanes(0xffff)}));
   no("seq.mask_changes", warp(kSync, {full(), full()}));
-  yes("seq.call_site_split", warp(kAddU, {full().site(0xffff0000u, 1)}));
-  no("seq.call_site_split", warp(kAddU, {full()}));
+  yes("seq.exited_last_operand_matters",
+      warp(kAddU, {full().vals({1}), full().vals({1}).exit(1).a_at(0, 0)}));
+  no("seq.exited_last_operand_matters",  // its earlier operand, 0, adds nothing
+     warp(kAddU, {full().vals({0}), full().vals({1}).exit(1)}));
+  no("seq.exited_last_operand_matters", warp(kAddU, {full().vals({1}).exit(1)}));
+  yes("seq.exited_last_operand_matters", block(kPopc, {CtaB(64, 1), CtaB(64, 1).exit(5, 0)}));
+  no("seq.exited_last_operand_matters",
+     block(kPopc, {CtaB(64, 1).pred(5, 0), CtaB(64, 1).exit(5, 1)}));
+  yes("seq.call_site_split", warp(kAddU, {full().vals({1}).site(0xffff0000u, 1)}));
+  no("seq.call_site_split", warp(kAddU, {full().vals({1})}));
+  // The sites combine, but keeping them apart would change no result: a sum of zeros.
+  no("seq.call_site_split", warp(kAddU, {full().vals({0}).site(0xffff0000u, 1)}));
+  yes("seq.call_site_split", warp(kSync, {full().site(0xffff0000u, 1)}));
   no("seq.call_site_split",
      warp(kAddU, {WarpB{}.run(0xffff, 0xffff).run(0xffff0000u, 0xffff0000u).site(0xffff0000u, 1)}));
   // On sm_6x split call sites are undefined: the defined coverpoint is not hit there.
-  yes("seq.call_site_split", warp(kVAll, {full().site(0xffff0000u, 1)}), kSm90);
-  no("seq.call_site_split", warp(kVAll, {full().site(0xffff0000u, 1)}), kSm60);
+  const auto halves = full().a([](unsigned i) { return i < 16; }).site(0xffff0000u, 1);
+  yes("seq.call_site_split", warp(kVAll, {halves}), kSm90);
+  no("seq.call_site_split", warp(kVAll, {halves}), kSm60);
   return c;
 }
 

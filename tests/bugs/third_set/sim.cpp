@@ -370,7 +370,7 @@ static void runMatch(const Warp& w, const Form& f, RoundOut& out) {
 static void runVote(const Warp& w, const Form& f, RoundOut& out, VecState& st) {
   u32 E = w.executing();
   auto pred = [&](int j) -> bool {
-    bool v = (w.a[j] & 1u) != 0;
+    bool v = w.a[j] != 0;  // a predicate given as an integer is true when non-zero
     if (f.op == "ballot" && B(BALLOT_NEGATE_AFTER)) return v;
     if ((f.op == "all" || f.op == "any") && B(VOTE_NEGATE_RESULT)) return v;
     return f.neg ? !v : v;
