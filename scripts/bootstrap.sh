@@ -17,7 +17,7 @@ case "${1:-}" in
 esac
 
 packages=(build-essential cmake ninja-build pkg-config libz3-dev librapidcheck-dev libcli11-dev
-          libgtest-dev libbenchmark-dev nlohmann-json3-dev zlib1g-dev cvc5)
+          libgtest-dev libbenchmark-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev cvc5)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
