@@ -6,6 +6,7 @@
 #include <sstream>
 #include <streambuf>
 
+#include "json/lines.hpp"
 #include "vectors/check.hpp"
 #include "vectors/format.hpp"
 #include "vectors/generate.hpp"
@@ -63,6 +64,69 @@ void check_vectors(benchmark::State& state) {
       static_cast<double>(f.vectors.size() + f.results.size()) / static_cast<double>(f.count);
 }
 BENCHMARK(check_vectors)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+// The parts of a check: reading the vector lines (validated, expectations as written), reading
+// the results lines, and deriving the expectations again from the states.
+struct Lines {
+  std::vector<std::string> vectors, results;
+  std::vector<vectors::ResultShape> shapes;
+  std::vector<vectors::Vector> read;
+};
+
+const Lines& lines() {
+  static const Lines l = [] {
+    Lines out;
+    std::istringstream v(files().vectors), r(files().results);
+    std::string line;
+    std::getline(v, line);  // the header
+    vectors::VectorReader reader("vectors");
+    while (std::getline(v, line)) {
+      out.vectors.push_back(line);
+      const auto& ex = reader.read(line, out.vectors.size() + 1);
+      std::vector<std::size_t> widths;
+      for (const auto& x : ex.rounds) widths.push_back(x.defined.size());
+      out.shapes.push_back(vectors::result_shape(*ex.instr, widths));
+      out.read.push_back(ex.vector);
+    }
+    while (std::getline(r, line)) out.results.push_back(line);
+    return out;
+  }();
+  return l;
+}
+
+void read_vector_lines(benchmark::State& state) {
+  const auto& l = lines();
+  vectors::VectorReader reader("vectors");
+  json::PaddedLine padded;
+  for (auto _ : state)
+    for (std::size_t i = 0; i < l.vectors.size(); ++i)
+      benchmark::DoNotOptimize(reader.read(padded.set(l.vectors[i], i + 2)).id);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * l.vectors.size()));
+}
+BENCHMARK(read_vector_lines)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+void read_result_lines(benchmark::State& state) {
+  const auto& l = lines();
+  vectors::ResultReader reader("results");
+  json::PaddedLine padded;
+  for (auto _ : state)
+    for (std::size_t i = 0; i < l.results.size(); ++i)
+      benchmark::DoNotOptimize(reader.parse(padded.set(l.results[i], i + 1), l.shapes[i]).id);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * l.results.size()));
+}
+BENCHMARK(read_result_lines)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+void derive_expectations(benchmark::State& state) {
+  const auto& l = lines();
+  std::vector<vectors::Expected> out;
+  for (auto _ : state)
+    for (const auto& v : l.read) {
+      vectors::expected_fast(v, spec::kDefaultTarget, spec::kLatestPtx, out);
+      benchmark::DoNotOptimize(out.data());
+    }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * l.read.size()));
+}
+BENCHMARK(derive_expectations)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace
 

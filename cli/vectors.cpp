@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/common.hpp"
+#include "json/lines.hpp"
 #include "model/input.hpp"
 #include "model/output.hpp"
 #include "vectors/emit_cuda.hpp"
@@ -35,26 +36,25 @@ std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::Vect
   } catch (const model::MissingInput& e) {
     throw Failure{kExitNoInput, e.what()};
   }
-  auto& in = file->stream();
-  std::string line;
-  std::size_t no = 0;
+  json::LineReader lines(file->stream());
+  json::Line line;
+  bool empty = true;
   std::vector<vectors::Vector> out;
   vectors::VectorReader reader(path);
   try {
-    while (std::getline(in, line)) {
-      ++no;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      if (out.empty() && no == 1) {
+    while (lines.next(line)) {
+      if (empty) {
+        empty = false;
         header = vectors::parse_header(line, path);
         out.reserve(static_cast<std::size_t>(std::min<uint64_t>(header.count, 1u << 20)));
         continue;
       }
-      out.push_back(reader.full(line, no));
+      out.push_back(reader.read(line).vector);
     }
   } catch (const vectors::FormatError& e) {
     throw Failure{kExitDataError, e.what()};
   }
-  if (no == 0)
+  if (empty)
     throw Failure{kExitDataError, path + ":1:1: the file is empty; expected a vector file header"};
   if (header.count_given && header.count != out.size())
     throw Failure{kExitDataError, path + ":1:1: the header says " + std::to_string(header.count) +

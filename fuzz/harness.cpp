@@ -50,6 +50,13 @@ bool has_place(const std::string& msg, std::string_view file, std::size_t line, 
   return msg.compare(i, 2, ": ") == 0 && msg.size() > i + 2;
 }
 
+// The characters of `line`, as a column counts them (a multi-byte UTF-8 character counts once).
+std::size_t characters(std::string_view line) {
+  std::size_t n = 0;
+  for (const char c : line) n += (static_cast<unsigned char>(c) & 0xc0u) != 0x80u;
+  return n;
+}
+
 // Instructions the state readers are tried with when the input does not name one: every operand
 // syntax (64-bit, predicate, float, none; immediate and register membermasks) and both barriers.
 constexpr std::string_view kInstructions[] = {
@@ -253,11 +260,13 @@ void state_json(std::string_view data) {
 
 void vectors(std::string_view data) {
   const std::string file = "v.jsonl";
+  const auto ls = lines_of(data);
   auto format_error = [&](const vectors::FormatError& e, std::size_t line) {
     require(has_place(e.what(), file, line, true),
             std::string("a vector file error without its place: ") + e.what());
+    require(e.line() == line && e.column() >= 1 && e.column() <= characters(ls[line - 1]) + 1,
+            std::string("a vector file error placed outside its line: ") + e.what());
   };
-  const auto ls = lines_of(data);
   vectors::VectorReader reader(file);
   for (std::size_t i = 0; i < ls.size(); ++i) {
     std::string_view line = ls[i];
@@ -269,70 +278,63 @@ void vectors(std::string_view data) {
       try {
         (void)vectors::parse_header(line, file);
       } catch (const vectors::FormatError& e) {
-        require(has_place(e.what(), file, 1, true), e.what());
+        format_error(e, 1);
       }
       continue;
     }
-    // A fresh reader on the general (DOM) path, the reference, and the shared reader, as `check`
-    // uses it: the pull reader with its instructions cached, falling back to the general reader
-    // outside the compact layout. Both must read the same expectations and the same whole vector,
-    // and accept and refuse the same lines with the same message.
-    vectors::VectorReader fresh(file, {}, vectors::VectorReader::Path::General);
-    std::optional<vectors::VectorExpect> dom, pull;
-    std::string dom_error, pull_error;
+    // A fresh reader and the shared one, as `check` uses it (its instructions cached and its
+    // buffers kept from line to line), must read the same vector or refuse with the same message.
+    vectors::VectorReader fresh(file);
+    std::optional<vectors::VectorExpect> first, shared;
+    std::string first_error, shared_error;
     try {
-      dom = fresh.read(line, no);
+      first = fresh.read(line, no);
     } catch (const vectors::FormatError& e) {
       format_error(e, no);
-      dom_error = e.what();
+      first_error = e.what();
     }
     try {
-      pull = reader.read(line, no);
-    } catch (const vectors::FormatError& e) {
-      format_error(e, no);
-      pull_error = e.what();
-    }
-    require(dom.has_value() == pull.has_value(),
-            where + (dom ? ": the pull reader rejects a line the DOM reader accepts"
-                         : ": the pull reader accepts a line the DOM reader rejects"));
-    require(dom_error == pull_error, where + ": the readers word an error differently");
-    if (dom) {
-      same_expect(*dom, *pull, where);
-      const auto diff = vectors::vector_difference(dom->vector, pull->vector);
-      require(diff.empty(), where + ": the two vector readers read different " + diff);
-      check_widths(*dom, where);
-      for (std::size_t k = 0; k < dom->rounds.size(); ++k)
-        require(vectors::round_width(dom->vector, dom->vector.rounds[k]) ==
-                    dom->rounds[k].defined.size(),
-                where + ": a round's state and expectations differ in width");
-      (void)vectors::expected(dom->vector, spec::kDefaultTarget, spec::kLatestPtx);
-    }
-    // `expect` reads the whole vector and then holds its expectations to the specification, so
-    // it may refuse a line (a stale expectation) that `read` reads; never the other way round.
-    std::optional<vectors::VectorExpect> held;
-    std::string held_error, shared_error;
-    try {
-      held = fresh.expect(line, no);
-    } catch (const vectors::FormatError& e) {
-      format_error(e, no);
-      held_error = e.what();
-    }
-    try {
-      const auto& ex = reader.expect(line, no);
-      require(held && ex.id == held->id, where + ": the reader's cache changed the result");
-      same_expect(*held, ex, where);
+      shared = reader.read(line, no);
     } catch (const vectors::FormatError& e) {
       format_error(e, no);
       shared_error = e.what();
     }
-    require(held_error == shared_error, where + ": the readers hold a line differently");
-    require(!held || dom, where + ": expectations held where the whole vector is not read");
+    require(first_error == shared_error, where + ": the reader's cache changed its answer");
+    if (first) {
+      same_expect(*first, *shared, where);
+      const auto diff = vectors::vector_difference(first->vector, shared->vector);
+      require(diff.empty(), where + ": the reader's cache read a different " + diff);
+      check_widths(*first, where);
+      for (std::size_t k = 0; k < first->rounds.size(); ++k)
+        require(vectors::round_width(first->vector, first->vector.rounds[k]) ==
+                    first->rounds[k].defined.size(),
+                where + ": a round's state and expectations differ in width");
+      // The vector read, written again and read back, is the same vector.
+      const auto e = vectors::expected(first->vector, spec::kDefaultTarget, spec::kLatestPtx);
+      const auto again = vectors::vector_line(first->vector, e);
+      try {
+        const auto back = vectors::VectorReader(file).read(again, no);
+        const auto d = vectors::vector_difference(first->vector, back.vector);
+        require(d.empty(), where + ": written and read back, the vector differs in " + d);
+      } catch (const vectors::FormatError& err) {
+        throw Violation(where + ": a vector read does not read back once written: " + err.what());
+      }
+    }
+    // `expect` reads the whole vector and then holds its expectations to the specification, so
+    // it may refuse a line (a stale expectation) that `read` reads; never the other way round.
+    try {
+      const auto& ex = fresh.expect(line, no);
+      require(first && ex.id == first->id,
+              where + ": expectations held where the vector is not read");
+    } catch (const vectors::FormatError& e) {
+      format_error(e, no);
+    }
     try {
       const auto v = reader.full(line, no);
-      require(dom && vectors::vector_difference(v, dom->vector).empty(),
+      require(first && vectors::vector_difference(v, first->vector).empty(),
               where + ": full() reads another vector than read()");
     } catch (const vectors::FormatError& e) {
-      require(!dom.has_value(), where + ": full() refuses a line that read() reads");
+      require(!first.has_value(), where + ": full() refuses a line that read() reads");
       format_error(e, no);
     }
   }

@@ -15,15 +15,6 @@ namespace {
 // At most this many vectors of a failing form are diagnosed (the failing ones first).
 constexpr std::size_t kDiagnosedFailing = 1024, kDiagnosedPassing = 1024;
 
-bool next_line(std::istream& in, std::string& line, std::size_t& line_no) {
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") != std::string::npos) return true;
-  }
-  return false;
-}
-
 std::size_t executing_lanes(const std::vector<Expected>& e) {
   std::size_t n = 0;
   for (const auto& r : e)
@@ -36,61 +27,56 @@ std::size_t executing_lanes(const std::vector<Expected>& e) {
 template <class Each>
 VectorsHeader scan(std::istream& vin, const std::string& vfile, std::istream& rin,
                    const std::string& rfile, Each&& each) {
-  std::string vline, rline;
-  std::size_t vno = 0, rno = 0, count = 0;
-  if (!next_line(vin, vline, vno))
+  json::LineReader vlines(vin), rlines(rin);
+  json::Line vline, rline;
+  std::size_t count = 0;
+  if (!vlines.next(vline))
     throw FormatError(vfile, 1, 1, "the file is empty; expected a vector file header");
   const auto header = parse_header(vline, vfile);
   VectorReader reader(vfile, header);
   ResultReader results(rfile);
+  ResultShape shape;
   bool first_result = true;
-  while (next_line(vin, vline, vno)) {
-    const auto& ex = reader.expect(vline, vno);
-    if (!next_line(rin, rline, rno))
-      throw FormatError(rfile, rno + 1, 1,
-                        "the results end after " + std::to_string(count) + " results, but " +
-                            vfile + " has more vectors (the next is vector " +
-                            std::to_string(ex.id) + ")");
-    if (first_result && rline.find("\"schema\"") != std::string::npos) {
-      // An optional header line.
-      json::Document hd;
-      if (!hd.parse(rline)) throw FormatError(rfile, rno, hd.error_column(), hd.error());
-      const auto* s = hd.get(hd.root(), "schema");
-      if (s && s->text != kResultsSchema)
-        throw FormatError(rfile, rno, 1,
-                          "schema \"" + std::string(s->text) + "\" is not supported; expected \"" +
-                              std::string(kResultsSchema) + "\"");
-      if (s && !next_line(rin, rline, rno))
-        throw FormatError(rfile, rno + 1, 1,
-                          "the results end after the header, but " + vfile + " has vectors");
-    }
+  while (vlines.next(vline)) {
+    const auto& ex = reader.expect(vline);
+    auto no_more = [&](std::string_view after) {
+      return FormatError(rfile, rlines.line_number() + 1, 1,
+                         "the results end after " + std::string(after) + ", but " + vfile +
+                             " has more vectors (the next is vector " + std::to_string(ex.id) +
+                             ")");
+    };
+    if (!rlines.next(rline)) throw no_more(std::to_string(count) + " results");
+    // An optional header line.
+    if (first_result && rline.text.find("\"schema\"") != std::string_view::npos &&
+        results.header(rline) && !rlines.next(rline))
+      throw no_more("the header");
     first_result = false;
-    std::vector<std::size_t> widths;
-    for (const auto& r : ex.rounds) widths.push_back(r.defined.size());
+    shape.widths.clear();
+    for (const auto& r : ex.rounds) shape.widths.push_back(r.defined.size());
+    const auto& f = spec::form_info(ex.instr->instr.form);
+    shape.d = f.d_type == spec::ResultType::None || ex.instr->instr.write_d;
+    shape.p = ex.instr->instr.write_p;
     auto other_vector = [&](uint64_t id) {
-      return FormatError(rfile, rno, 1,
+      return FormatError(rfile, rline.number, 1,
                          "result for vector " + std::to_string(id) + ", expected vector " +
                              std::to_string(ex.id) + " (results follow the order of " + vfile +
                              ")");
     };
     const ResultLine* got = nullptr;
     try {
-      got = &results.parse(rline, rno, result_shape(*ex.instr, std::move(widths)));
+      got = &results.parse(rline, shape);
     } catch (const FormatError&) {
       // A line for another vector is read against the wrong shape: say which it is instead.
-      json::Document d;
-      if (d.parse(rline))
-        if (const auto* idv = d.get(d.root(), "id"))
-          if (const auto id = json::as_uint(*idv); id && *id != ex.id) throw other_vector(*id);
+      if (const auto id = results.id(rline); id && *id != ex.id) throw other_vector(*id);
       throw;
     }
     const auto& res = *got;
     if (res.id != ex.id) throw other_vector(res.id);
     ++count;
-    each(ex, res, vline, vno);
+    each(ex, res, vline.text, vline.number);
   }
-  if (next_line(rin, rline, rno))
-    throw FormatError(rfile, rno, 1,
+  if (rlines.next(rline))
+    throw FormatError(rfile, rline.number, 1,
                       "more results than vectors: " + vfile + " has " + std::to_string(count));
   if (header.count_given && header.count != count)
     throw FormatError(vfile, 1, 1,
@@ -120,7 +106,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
   CheckReport rep;
   std::map<spec::FormId, FormFailures> failing;
   rep.header = scan(vin, vfile, rin, rfile,
-                    [&](const VectorExpect& ex, const ResultLine& res, const std::string& vline,
+                    [&](const VectorExpect& ex, const ResultLine& res, std::string_view vline,
                         std::size_t vno) {
                       ++rep.vectors;
                       auto& tally = rep.forms[ex.instr->instr.form];
@@ -148,10 +134,11 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
                           std::find_if(ff.smallest.begin(), ff.smallest.end(),
                                        [&](const Failure& f) { return f.mismatch.kind == m.kind; });
                       if (it == ff.smallest.end()) {
-                        ff.smallest.push_back({vline, vno, res.rounds, m, size, 1});
+                        ff.smallest.push_back({std::string(vline), vno, res.rounds, m, size, 1});
                       } else {
                         ++it->count;
-                        if (size < it->size) *it = {vline, vno, res.rounds, m, size, it->count};
+                        if (size < it->size)
+                          *it = {std::string(vline), vno, res.rounds, m, size, it->count};
                       }
                     });
   // Diagnosis: read both files again and hand every vector of each failing form, failing and
@@ -170,7 +157,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
       };
       std::map<spec::Family, Negation> negation;
       scan(vin, vfile, rin, rfile,
-           [&](const VectorExpect& ex, const ResultLine& res, const std::string&, std::size_t) {
+           [&](const VectorExpect& ex, const ResultLine& res, std::string_view, std::size_t) {
              const auto form = ex.instr->instr.form;
              if (res.skipped) return;
              const bool fails =

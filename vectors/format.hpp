@@ -2,6 +2,7 @@
 // The vector and results file formats (docs/vectors.md): JSON Lines, one header line, then one
 // vector (or one result) per line.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -9,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "json/lines.hpp"
 #include "model/input.hpp"
-#include "vectors/json_lite.hpp"
 #include "vectors/vector.hpp"
 
 namespace warpspec::vectors {
@@ -37,6 +38,8 @@ std::string header_line(const VectorsHeader& h);
 std::string vector_line(const Vector& v, const std::vector<Expected>& e);
 
 /// Reads the header line (line 1) of a vector file.
+VectorsHeader parse_header(const json::Line& line, const std::string& file);
+/// The same for a line held anywhere (copied first).
 VectorsHeader parse_header(std::string_view line, const std::string& file);
 
 /// A vector line as `check` reads it: the whole vector, and what the specification says of it.
@@ -51,59 +54,30 @@ struct VectorExpect {
   Vector vector;  ///< the whole vector, states included
 };
 
-/// Reads vector lines; keeps parsed instructions in a cache so repeated ones cost nothing.
+/// Reads vector lines, in any key order, refusing members the format does not have; keeps
+/// parsed instructions in a cache so repeated ones cost nothing.
 class VectorReader {
  public:
-  /// How lines are read. Fast: the compact layout that `warpspec vectors` writes (keys in its
-  /// order, values in its shapes) by a pull reader in place, and anything else, errors included,
-  /// by the general reader. General: the general reader only (a DOM over any key order and value
-  /// shape, which words every error); both give the same answers and errors on every line.
-  enum class Path : uint8_t { Fast, General };
   /// A reader for `file`, whose expectations hold for the header's target and PTX version.
-  explicit VectorReader(std::string file, VectorsHeader header = {}, Path path = Path::Fast)
-      : file_(std::move(file)), header_(header), path_(path) {}
-  /// Reads and validates one whole vector line (`line_no` for messages), derives what the
-  /// specification says of every round and throws FormatError when the line's `expect`, `ub`
-  /// or `form` says otherwise (an edited or stale file). The result stays valid until the next
-  /// call.
-  const VectorExpect& expect(std::string_view line, std::size_t line_no);
+  explicit VectorReader(std::string file, VectorsHeader header = {});
+  ~VectorReader();
+  VectorReader(VectorReader&&) noexcept;
+  /// Reads and validates one whole vector line, derives what the specification says of every
+  /// round and throws FormatError when the line's `expect`, `ub` or `form` says otherwise (an
+  /// edited or stale file). The result stays valid until the next call.
+  const VectorExpect& expect(const json::Line& line);
   /// Reads and validates one whole vector line as expect() does, without holding it to the
   /// specification: `rounds` are the file's own expectations. Valid until the next call.
+  const VectorExpect& read(const json::Line& line);
+  /// The same for lines held anywhere (copied first), numbered `line_no`.
+  const VectorExpect& expect(std::string_view line, std::size_t line_no);
   const VectorExpect& read(std::string_view line, std::size_t line_no);
   /// Reads the whole vector (states included) of one line.
   Vector full(std::string_view line, std::size_t line_no);
-  /// How many lines the general reader has read (on the Fast path: those outside the compact
-  /// layout, and those with an error).
-  std::size_t general_lines() const { return general_lines_; }
 
  private:
-  bool pull(std::string_view line);
-  void pull_line(std::string_view line);
-  void parse_dom(std::string_view line, std::size_t line_no);
-  void parse_expect(std::string_view line, std::size_t line_no);
-  const spec::ParsedInstr* cached(std::string_view raw, spec::ParseError& err);
-  const spec::ParsedInstr& instr(const json::Value& v, std::size_t line_no);
-  std::string file_;
-  VectorsHeader header_;
-  Path path_;
-  json::Document doc_;
-  // Keyed by the instruction's raw text; looked up by string_view without a copy.
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, spec::ParsedInstr, TextHash, std::equal_to<>> instrs_;
-  std::string last_raw_;                           // the last instruction text looked up ...
-  const spec::ParsedInstr* last_instr_ = nullptr;  // ... and what it parsed to
-  VectorExpect cur_;
-  std::vector<Expected> derived_;  // expect()'s answer; swapped with cur_.rounds
-  std::vector<const json::Value*> scratch_, rounds_;
-  std::vector<uint8_t> lanes_;  // a UB finding's lanes
-  // The last "form" text found to name the instruction's form, and that form.
-  std::string form_text_;
-  std::optional<spec::FormId> form_id_;
-  const spec::ParsedInstr* vector_instr_ = nullptr;  // the instruction cur_.vector holds a copy of
-  std::size_t general_lines_ = 0;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// One line of a results file: the implementation's answer for vector `id`.
@@ -127,22 +101,27 @@ struct ResultShape {
 /// The shape of the results of a vector of this instruction with these round widths.
 ResultShape result_shape(const spec::ParsedInstr& in, std::vector<std::size_t> widths);
 
-/// Reads results lines, reusing its buffers.
+/// Reads results lines, in any key order, reusing its buffers; members the format does not
+/// have are checked as JSON and otherwise ignored (a misspelled "d" is no result).
 class ResultReader {
  public:
-  explicit ResultReader(std::string file) : file_(std::move(file)) {}
+  explicit ResultReader(std::string file);
+  ~ResultReader();
   /// Reads one results line for a vector of the given shape. A lane with `null`, beyond the end
   /// of its list, or in a round or field that is missing, is not present (no result). The
   /// result stays valid until the next call.
+  const ResultLine& parse(const json::Line& line, const ResultShape& shape);
+  /// The same for a line held anywhere (copied first), numbered `line_no`.
   const ResultLine& parse(std::string_view line, std::size_t line_no, const ResultShape& shape);
+  /// True when `line` is a results header ({"schema": "warpspec-results/1"}); throws
+  /// FormatError for another schema.
+  bool header(const json::Line& line);
+  /// The id a results line gives, if it can be read (to name the vector a line belongs to).
+  std::optional<uint64_t> id(const json::Line& line);
 
  private:
-  const ResultLine& pull(std::string_view line, const ResultShape& shape);
-  const ResultLine& parse_dom(std::string_view line, std::size_t line_no, const ResultShape& shape);
-  std::string file_;
-  json::Document doc_;
-  ResultLine cur_;
-  std::vector<const json::Value*> scratch_, rounds_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// One results line for an observation (what an implementation writes; used by examples/tests).

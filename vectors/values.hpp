@@ -1,0 +1,190 @@
+#pragma once
+// How the vector and results files write values (docs/vectors.md), read with the JSON layer:
+// lane values, per-lane lists, lane sets. Shared by the two readers in format_*.cpp; not a
+// public header (it brings in simdjson).
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+#include "json/read.hpp"
+
+namespace warpspec::vectors::values {
+
+inline bool fits(uint64_t x, int width) {
+  return width >= 64 || (x >> width) == 0;
+}
+
+[[noreturn]] inline void not_a_value(const json::Value& v, int width) {
+  v.expected(width == 1 ? std::string("0, 1, true or false")
+                        : "a " + std::to_string(width) + "-bit value (\"0x...\" or an integer)");
+}
+
+/// The value of a string of "0x" and 1 to 16 hex digits, or of decimal digits.
+inline std::optional<uint64_t> word_of(std::string_view s) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] | 0x20) == 'x') return json::hex_digits(s.substr(2));
+  uint64_t d = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (s.empty() || r.ec != std::errc{} || r.ptr != s.data() + s.size()) return std::nullopt;
+  return d;
+}
+
+/// lane_value() for anything but the layouts warpspec writes.
+[[gnu::noinline]] inline uint64_t lane_value_slow(json::Value& v, int width) {
+  switch (v.kind()) {
+    case json::Kind::Number:
+      if (const auto x = v.as_uint()) {
+        if (fits(*x, width)) return *x;
+      } else if (const auto y = v.as_int(); y && (width == 64 || *y >= INT32_MIN)) {
+        return width == 64 ? static_cast<uint64_t>(*y) : static_cast<uint32_t>(*y);
+      }
+      break;
+    case json::Kind::String:
+      if (const auto x = word_of(v.string()); x && fits(*x, width)) return *x;
+      break;
+    case json::Kind::Bool:
+      return v.boolean();
+    default:
+      break;
+  }
+  not_a_value(v, width);
+}
+
+/// A lane value of `width` bits: a number (a negative one as the two's complement of the width,
+/// down to INT32_MIN below 64 bits), a string of "0x" and hex digits or of decimal digits, or
+/// true/false (1/0).
+[[gnu::always_inline]] inline uint64_t lane_value(json::Value& v, int width) {
+  // The layouts warpspec writes ("0x" and eight hex digits, a decimal integer of at most nine
+  // digits, true, false) are decoded where they lie; anything else by the general path.
+  if (const char* p = v.string_start()) {
+    // Eight hex digits and the closing quote: the string is exactly "0x" and eight digits.
+    uint64_t x = 0;
+    if (p[0] == '0' && (p[1] | 0x20) == 'x' && p[10] == '"' && json::hex8(p + 2, x) &&
+        fits(x, width))
+      return x;
+    return lane_value_slow(v, width);
+  }
+  const std::string_view t = v.token();
+  const char c = *t.data();  // the padding after the line makes this readable
+  if (c == 't' || c == 'f') {
+    if (t == "true") return 1;
+    if (t == "false") return 0;
+  } else if (t.size() <= 10) {
+    const bool negative = c == '-';
+    const std::size_t first = negative;
+    // No leading zero: "0" alone, or a first digit 1-9.
+    if (t.size() > first && (t[first] != '0' || t.size() == first + 1)) {
+      uint64_t x = 0;
+      std::size_t i = first;
+      for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i)
+        x = x * 10 + static_cast<unsigned>(t[i] - '0');
+      if (i == t.size()) {
+        if (!negative && fits(x, width)) return x;
+        if (negative && i > first) {  // at most nine digits: within INT32_MIN
+          const uint64_t y = uint64_t{0} - x;
+          return width == 64 ? y : static_cast<uint32_t>(y);
+        }
+      }
+    }
+  }
+  return lane_value_slow(v, width);
+}
+
+/// A per-lane list: one value for all `n` lanes, or an array of exactly `n`, read into `out`.
+template <class T>
+void lane_list(json::Value& v, std::size_t n, int width, T* out) {
+  if (v.kind() != json::Kind::Array) {
+    std::fill_n(out, n, static_cast<T>(lane_value(v, width)));
+    return;
+  }
+  const std::size_t count = v.array().each([&](std::size_t i, json::Value& x) {
+    if (i < n) out[i] = static_cast<T>(lane_value(x, width));
+  });
+  if (count != n) v.fail(std::to_string(count) + " values for " + std::to_string(n) + " lanes");
+}
+
+/// A per-lane list of results: one value for every lane, or an array of at most `n` (the lanes
+/// after its end have no result); null on a lane is no result. Marks in `present` the lanes that
+/// have one.
+inline void result_list(json::Value& v, std::size_t n, int width, uint32_t* out, uint8_t* present) {
+  if (v.null()) return;
+  if (v.kind() != json::Kind::Array) {
+    const auto x = static_cast<uint32_t>(lane_value(v, width));
+    std::fill_n(out, n, x);
+    std::fill_n(present, n, uint8_t{1});
+    return;
+  }
+  const std::size_t count = v.array().each([&](std::size_t i, json::Value& x) {
+    if (i >= n || (!x.string_start() && x.null())) return;
+    out[i] = static_cast<uint32_t>(lane_value(x, width));
+    present[i] = 1;
+  });
+  if (count > n) v.fail(std::to_string(count) + " values for " + std::to_string(n) + " lanes");
+}
+
+/// A lane set of `n` lanes: "0x" and a hex word (at most n bits), "none", or ranges such as
+/// "0-3,7"; calls f(lo, hi) for each range of lanes it holds, in order.
+template <class F>
+void lane_set(json::Value& v, std::size_t n, F&& f) {
+  if (v.kind() != json::Kind::String) v.expected("a lane set (\"0x...\", \"none\" or ranges)");
+  const std::string_view t = v.string();
+  if (t.size() > 2 && t[0] == '0' && (t[1] | 0x20) == 'x') {
+    const auto x = json::hex_digits(t.substr(2));
+    if (!x || !fits(*x, static_cast<int>(std::min<std::size_t>(n, 32))))
+      v.fail("expected a " + std::to_string(n) + "-lane mask, found " +
+             json::found(v.doc().line().text, v.at()));
+    for (uint64_t w = *x; w; w &= w - 1) {
+      const auto i = static_cast<unsigned>(__builtin_ctzll(w));
+      f(i, i);
+    }
+    return;
+  }
+  if (t == "none" || t.empty()) return;
+  std::size_t pos = 0;
+  while (pos <= t.size()) {
+    const auto comma = std::min(t.find(',', pos), t.size());
+    const auto part = t.substr(pos, comma - pos);
+    const auto dash = std::min(part.find('-'), part.size());
+    unsigned lo = 0, hi = 0;
+    const char* mid = part.data() + dash;
+    const auto a = std::from_chars(part.data(), mid, lo);
+    bool ok = a.ec == std::errc{} && a.ptr == mid;
+    hi = lo;
+    if (dash < part.size()) {
+      const auto b = std::from_chars(mid + 1, part.data() + part.size(), hi);
+      ok = ok && b.ec == std::errc{} && b.ptr == part.data() + part.size();
+    }
+    if (!ok || hi < lo || hi >= n)
+      v.fail("'" + std::string(part) + "' is not a range of lanes within 0-" +
+             std::to_string(n - 1));
+    f(lo, hi);
+    pos = comma + 1;
+  }
+}
+
+/// A warp's lane set as a word.
+inline uint32_t lane_word(json::Value& v) {
+  uint64_t x = 0;
+  if (const char* p = v.string_start();
+      p && p[0] == '0' && (p[1] | 0x20) == 'x' && p[10] == '"' && json::hex8(p + 2, x))
+    return static_cast<uint32_t>(x);  // as warpspec writes it
+  uint32_t w = 0;
+  lane_set(v, 32, [&](unsigned lo, unsigned hi) {
+    w |= static_cast<uint32_t>((uint64_t{2} << hi) - (uint64_t{1} << lo));
+  });
+  return w;
+}
+
+/// An id: a non-negative integer, as a number or as a string of "0x" and hex digits or of
+/// decimal digits.
+inline uint64_t id(json::Value& v) {
+  const auto k = v.kind();
+  if (k == json::Kind::Number) {
+    if (const auto x = v.as_uint()) return *x;
+  } else if (k == json::Kind::String) {
+    if (const auto x = word_of(v.string())) return *x;
+  }
+  v.expected("a non-negative integer");
+}
+
+}  // namespace warpspec::vectors::values
