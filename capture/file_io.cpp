@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "capture/format.hpp"
+#include "json/read.hpp"
 
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
 #include <zlib.h>
@@ -19,11 +20,11 @@ namespace warpspec::capture {
 // hold several, as `cat a.gz b.gz` makes), and anything after the last member that is not
 // another member is an error, never silently dropped, as gzread would drop it.
 struct Reader::Impl {
+  explicit Impl(const std::string& path) : doc(path) {}
   std::ifstream raw;
   bool gzip = false;
-  std::string buf;  // bytes decoded but not yet returned, from `at` on
-  std::size_t at = 0;
-  bool eof = false;
+  std::unique_ptr<json::LineReader> lines;
+  json::Document doc;
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
   z_stream zs{};
   bool zs_ready = false;
@@ -46,7 +47,7 @@ struct Reader::Impl {
 };
 
 Reader::Reader(const std::filesystem::path& path)
-    : impl_(std::make_unique<Impl>()), path_(path.string()) {
+    : impl_(std::make_unique<Impl>(path.string())), path_(path.string()) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw MissingFile(path_ + ": no such capture file");
@@ -65,9 +66,13 @@ Reader::Reader(const std::filesystem::path& path)
     throw FormatError(path_, 1, "gzip-compressed, but this build has no zlib; decompress it first");
 #endif
   }
-  std::string text;
-  if (!read_line(text)) throw FormatError(path_, 1, "empty file: expected the header line");
-  header_ = parse_header(text, path_, line_);
+  impl_->lines = std::make_unique<json::LineReader>(
+      [this](char* out, std::size_t n) { return read_block(out, n); });
+  json::Line line;
+  if (!impl_->lines->next(line))
+    throw FormatError(path_, 1, 1, "empty file: expected the header line");
+  line_ = line.number;
+  header_ = parse_header(impl_->doc, line);
 }
 
 Reader::~Reader() = default;
@@ -85,21 +90,23 @@ std::size_t Reader::read_block(char* out, std::size_t cap) {
     if (z.zs.avail_in < 2 && !z.refill() && z.member_ended) return 0;  // the end, cleanly
     if (z.member_ended) {
       if (z.zs.avail_in < 2 || z.zs.next_in[0] != 0x1f || z.zs.next_in[1] != 0x8b)
-        throw FormatError(path_, line_ + 1,
+        throw FormatError(path_, impl_->lines->line_number() + 1,
                           "data after the end of the gzip stream (the file is damaged, or "
                           "something was appended to it)");
       inflateReset(&z.zs);
       z.member_ended = false;
     }
     if (z.zs.avail_in == 0 && !z.refill())
-      throw FormatError(path_, line_ + 1, "truncated gzip stream (the file was cut short)");
+      throw FormatError(path_, impl_->lines->line_number() + 1,
+                        "truncated gzip stream (the file was cut short)");
     const int ret = inflate(&z.zs, Z_NO_FLUSH);
     if (ret == Z_STREAM_END)
       z.member_ended = true;
     else if (ret == Z_BUF_ERROR && z.raw.eof() && z.zs.avail_in == 0)
-      throw FormatError(path_, line_ + 1, "truncated gzip stream (the file was cut short)");
+      throw FormatError(path_, impl_->lines->line_number() + 1,
+                        "truncated gzip stream (the file was cut short)");
     else if (ret != Z_OK && ret != Z_BUF_ERROR)
-      throw FormatError(path_, line_ + 1, "corrupt gzip stream");
+      throw FormatError(path_, impl_->lines->line_number() + 1, "corrupt gzip stream");
   }
   return cap - z.zs.avail_out;
 #else
@@ -108,42 +115,11 @@ std::size_t Reader::read_block(char* out, std::size_t cap) {
 #endif
 }
 
-bool Reader::read_line(std::string& out) {
-  out.clear();
-  // Lines are cut from blocks rather than read with getline, which would stop at nothing but
-  // also hand a NUL-containing line over whole; the parser then names the bad byte.
-  Impl& z = *impl_;
-  while (true) {
-    const auto nl = z.buf.find('\n', z.at);
-    if (nl != std::string::npos) {
-      out.assign(z.buf, z.at, nl - z.at);
-      z.at = nl + 1;
-      break;
-    }
-    if (z.eof) {
-      if (z.at >= z.buf.size()) return false;
-      out.assign(z.buf, z.at, std::string::npos);
-      z.at = z.buf.size();
-      break;
-    }
-    z.buf.erase(0, z.at);
-    z.at = 0;
-    char block[1 << 16];
-    const auto n = read_block(block, sizeof block);
-    z.buf.append(block, n);
-    z.eof = n == 0;
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  ++line_;
-  return true;
-}
-
 bool Reader::next(Record& out) {
-  std::string text;
-  do {
-    if (!read_line(text)) return false;
-  } while (text.empty());  // a trailing blank line is harmless
-  out = parse_record(text, path_, line_);
+  json::Line line;
+  if (!impl_->lines->next(line)) return false;
+  line_ = line.number;
+  out = parse_record(impl_->doc, line);
   return true;
 }
 

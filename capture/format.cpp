@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
-#include "model/state_io.hpp"
+#include "json/read.hpp"
 
 namespace warpspec::capture {
 
-using nlohmann::json;
+using Json = nlohmann::json;  // for writing; reading is json/read.hpp
 namespace {
 
 constexpr unsigned kW = spec::kWarpSize;
@@ -19,126 +19,100 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-/// Parsing context: names the file and line in every error.
-struct Ctx {
-  const std::string& file;
-  std::size_t line;
-  [[noreturn]] void fail(const std::string& what) const { throw FormatError(file, line, what); }
-};
+// ---------------------------------------------------------------- reading
 
-/// Parses one line as JSON; a syntax error names its column and what was expected there.
-json parse_line(const Ctx& c, const std::string& text, const char* expected) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    c.fail(std::string(expected) + ", but this line is not valid JSON at column " +
-           std::to_string(e.byte == 0 ? 1 : e.byte) + " (" + model::json_error_text(e.what()) +
-           ")");
-  } catch (const json::exception& e) {
-    c.fail(std::string(expected) + ", but this line is not valid JSON (" +
-           model::json_error_text(e.what()) + ")");
-  }
+enum Member {
+  kForm,
+  kVia,
+  kInstr,
+  kCall,
+  kCtype,
+  kNegate,
+  kTag,  // every record
+  kExecutes,
+  kExited,
+  kMask,
+  kA,
+  kSite,
+  kD,
+  kP,
+  kActive,
+  kFault,
+  kWrites,  // warp records
+  kThreads,
+  kPred  // block records (with exited and d)
+};
+constexpr json::Names<19> kRecordNames{
+    "form", "via",  "instr", "call", "ctype",  "negate", "tag",    "executes", "exited", "mask",
+    "a",    "site", "d",     "p",    "active", "fault",  "writes", "threads",  "pred"};
+
+constexpr uint32_t bit(int k) {
+  return uint32_t{1} << k;
 }
 
-uint64_t word(const Ctx& c, const json& v, const char* field, int bits) {
-  const uint64_t limit = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+/// A word: "0x" and 1 to 16 hex digits, or a non-negative integer, that fits `bits`.
+uint64_t word(json::Value& v, int bits) {
   uint64_t x = 0;
-  if (v.is_number_unsigned()) {
-    x = v.get<uint64_t>();
-  } else if (v.is_number_integer() && v.get<int64_t>() >= 0) {
-    x = static_cast<uint64_t>(v.get<int64_t>());
-  } else if (v.is_string()) {
-    const auto& s = v.get_ref<const std::string&>();
+  const auto kind = v.kind();
+  if (kind == json::Kind::Number) {
+    const auto u = v.as_uint();
+    if (!u) v.expected("an unsigned number or a \"0x\" hex string");
+    x = *u;
+  } else if (kind == json::Kind::String) {
+    const auto s = v.string();
     if (s.size() < 3 || s.size() > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-      c.fail(std::string("field '") + field + "': expected a hex word such as \"0x1f\", got \"" +
-             s + "\"");
-    for (std::size_t i = 2; i < s.size(); ++i) {
-      const char ch = s[i];
-      int dgt = -1;
-      if (ch >= '0' && ch <= '9') dgt = ch - '0';
-      if (ch >= 'a' && ch <= 'f') dgt = ch - 'a' + 10;
-      if (ch >= 'A' && ch <= 'F') dgt = ch - 'A' + 10;
-      if (dgt < 0) c.fail(std::string("field '") + field + "': bad hex digit in \"" + s + "\"");
-      x = (x << 4) | static_cast<uint64_t>(dgt);
-    }
+      v.expected("a hex word such as \"0x1f\"");
+    const auto h = json::hex_digits(s.substr(2));
+    if (!h) v.fail("bad hex digit in " + json::found(v.doc().line().text, v.at()));
+    x = *h;
   } else {
-    c.fail(std::string("field '") + field +
-           "': expected an unsigned number or a \"0x\" hex string");
+    v.expected("an unsigned number or a \"0x\" hex string");
   }
-  if (x > limit)
-    c.fail(std::string("field '") + field + "': value " + hex(x) + " does not fit in " +
-           std::to_string(bits) + " bits");
+  if (bits < 64 && (x >> bits))
+    v.fail("value " + hex(x) + " does not fit in " + std::to_string(bits) + " bits");
   return x;
 }
 
-const json& need(const Ctx& c, const json& obj, const char* field) {
-  auto it = obj.find(field);
-  if (it == obj.end()) c.fail(std::string("missing field '") + field + "'");
-  return *it;
-}
-
-std::string need_string(const Ctx& c, const json& obj, const char* field) {
-  const json& v = need(c, obj, field);
-  if (!v.is_string()) c.fail(std::string("field '") + field + "': expected a string");
-  return v.get<std::string>();
-}
-
-std::string opt_string(const Ctx& c, const json& obj, const char* field) {
-  auto it = obj.find(field);
-  if (it == obj.end()) return {};
-  if (!it->is_string()) c.fail(std::string("field '") + field + "': expected a string");
-  return it->get<std::string>();
+bool as_bool(json::Value& v) {
+  if (v.kind() == json::Kind::Bool) return v.boolean();
+  if (v.kind() == json::Kind::Number)
+    if (const auto x = v.as_uint(); x && *x <= 1) return *x == 1;
+  v.expected("true/false or 0/1");
 }
 
 /// A per-lane field: one value for every lane, or an array of `n`.
 template <class T, class F>
-std::vector<T> per_lane(const Ctx& c, const json& v, const char* field, std::size_t n, F&& conv) {
-  std::vector<T> out;
-  if (v.is_array()) {
-    if (v.size() != n)
-      c.fail(std::string("field '") + field + "': expected " + std::to_string(n) +
-             " entries, got " + std::to_string(v.size()));
-    for (const auto& e : v) out.push_back(conv(e));
-  } else {
-    out.assign(n, conv(v));
+void per_lane(json::Value& v, std::size_t n, T* out, F&& conv) {
+  if (v.kind() != json::Kind::Array) {
+    std::fill_n(out, n, static_cast<T>(conv(v)));
+    return;
   }
-  return out;
+  const auto count = v.array().each([&](std::size_t i, json::Value& x) {
+    if (i < n) out[i] = static_cast<T>(conv(x));
+  });
+  if (count != n)
+    v.fail("expected " + std::to_string(n) + " entries, found " + std::to_string(count));
 }
 
 /// A per-lane result: one value for every lane in `who`, or an array with null elsewhere.
 template <class T, class F>
-std::vector<T> results(const Ctx& c, const json& v, const char* field, const std::vector<bool>& who,
-                       F&& conv) {
-  std::vector<T> out(who.size(), T{});
-  if (!v.is_array()) {
-    if (v.is_null()) c.fail(std::string("field '") + field + "': expected a value, not null");
-    const T x = conv(v);
+void results(json::Value& v, const std::vector<bool>& who, T* out, F&& conv) {
+  if (v.kind() != json::Kind::Array) {
+    if (v.null()) v.fail("expected a value, not null");
+    const T x = static_cast<T>(conv(v));
     for (std::size_t i = 0; i < who.size(); ++i)
       if (who[i]) out[i] = x;
-    return out;
+    return;
   }
-  if (v.size() != who.size())
-    c.fail(std::string("field '") + field + "': expected " + std::to_string(who.size()) +
-           " entries, got " + std::to_string(v.size()));
-  for (std::size_t i = 0; i < who.size(); ++i) {
-    if (who[i] && v[i].is_null())
-      c.fail(std::string("field '") + field + "': entry " + std::to_string(i) +
-             " is null but that lane or thread executes");
-    if (!who[i] && !v[i].is_null())
-      c.fail(std::string("field '") + field + "': entry " + std::to_string(i) +
-             " must be null: that lane or thread does not execute");
-    if (who[i]) out[i] = conv(v[i]);
-  }
-  return out;
-}
-
-bool as_bool(const Ctx& c, const json& v, const char* field) {
-  if (v.is_boolean()) return v.get<bool>();
-  if (v.is_number_unsigned() || v.is_number_integer()) {
-    auto x = v.get<int64_t>();
-    if (x == 0 || x == 1) return x == 1;
-  }
-  c.fail(std::string("field '") + field + "': expected true/false or 0/1");
+  const auto count = v.array().each([&](std::size_t i, json::Value& x) {
+    if (i >= who.size()) return;
+    const bool null = x.null();
+    if (who[i] && null) x.fail("null, but that lane or thread executes");
+    if (!who[i] && !null) x.fail("must be null: that lane or thread does not execute");
+    if (who[i]) out[i] = static_cast<T>(conv(x));
+  });
+  if (count != who.size())
+    v.fail("expected " + std::to_string(who.size()) + " entries, found " + std::to_string(count));
 }
 
 std::optional<spec::CType> ctype_from(std::string_view s) {
@@ -149,153 +123,246 @@ std::optional<spec::CType> ctype_from(std::string_view s) {
   return std::nullopt;
 }
 
-/// Fields shared by warp and block records: form, how it was invoked, negation, tag.
-template <class R>
-void parse_invocation(const Ctx& c, const json& o, R& r) {
-  const std::string form = need_string(c, o, "form");
-  auto id = spec::find_form(form);
-  if (!id)
-    c.fail("unknown form '" + form + "': expected a catalog name such as match.any.sync.b32");
-  r.form = *id;
-  const std::string via = need_string(c, o, "via");
-  if (via == "ptx") {
-    r.via = Via::Ptx;
-    r.instr = need_string(c, o, "instr");
-    if (r.instr.rfind(form, 0) != 0)
-      c.fail("field 'instr': \"" + r.instr + "\" does not start with the form name " + form);
-  } else if (via == "intrinsic") {
-    r.via = Via::Intrinsic;
-    r.call = need_string(c, o, "call");
-    // Intrinsics without a value argument (__syncthreads) carry no ctype.
-    const std::string ct = opt_string(c, o, "ctype");
-    if (!ct.empty()) {
-      auto t = ctype_from(ct);
-      if (!t) c.fail("field 'ctype': unknown C type '" + ct + "'");
-      r.ctype = *t;
-    }
-    bool found = false;
-    for (const auto& i : spec::all_intrinsics())
-      if (i.name == r.call && i.form == r.form && i.value_type == r.ctype) found = true;
-    if (!found) c.fail("intrinsic " + r.call + "(" + ct + ") does not lower to " + form);
-  } else {
-    c.fail("field 'via': expected \"ptx\" or \"intrinsic\", got \"" + via + "\"");
+/// A record's line as it is read: the members every record has, kept with where they stand.
+struct Fields {
+  Fields(json::Document& d, json::Object& o, spec::FormId f) : doc(d), root(o), form(f) {}
+  json::Document& doc;
+  json::Object& root;
+  spec::FormId form;
+  uint32_t seen = 0;
+  std::array<const char*, 19> at{};  // where each member's value starts
+  std::string_view via, instr, call, ctype, tag;
+
+  [[noreturn]] void fail(int k, const std::string& msg) const {
+    doc.fail(at[k], json::Path(root.path(), kRecordNames[k]), msg);
   }
-  if (auto it = o.find("negate"); it != o.end()) r.negate = as_bool(c, *it, "negate");
-  if (r.negate && !spec::form_info(r.form).negatable) c.fail(form + " has no negated operand");
-  r.tag = opt_string(c, o, "tag");
+  bool has(int k) const { return seen >> k & 1u; }
+  /// Reads a member every record has; false for another.
+  bool common(int k, json::Value& m, bool& negate) {
+    if (k < 0) return false;
+    at[k] = m.at();
+    switch (k) {
+      case kForm:
+        return true;  // read first
+      case kVia:
+        via = m.string();
+        return true;
+      case kInstr:
+        instr = m.string();
+        return true;
+      case kCall:
+        call = m.string();
+        return true;
+      case kCtype:
+        ctype = m.string();
+        return true;
+      case kNegate:
+        negate = as_bool(m);
+        return true;
+      case kTag:
+        tag = m.string();
+        return true;
+      default:
+        return false;
+    }
+  }
+  /// Checks the members every record has and copies them into `r`.
+  template <class R>
+  void finish(R& r) {
+    const std::string_view form = spec::form_info(this->form).name;
+    r.form = this->form;
+    if (!has(kVia)) root.fail("missing field \"via\"");
+    if (via == "ptx") {
+      r.via = Via::Ptx;
+      if (!has(kInstr)) root.fail("missing field \"instr\"");
+      if (!instr.starts_with(form))
+        fail(kInstr, "\"" + std::string(instr) + "\" does not start with the form name " +
+                         std::string(form));
+      r.instr = instr;
+    } else if (via == "intrinsic") {
+      r.via = Via::Intrinsic;
+      if (!has(kCall)) root.fail("missing field \"call\"");
+      r.call = call;
+      // Intrinsics without a value argument (__syncthreads) carry no ctype.
+      if (!ctype.empty()) {
+        const auto t = ctype_from(ctype);
+        if (!t) fail(kCtype, "unknown C type '" + std::string(ctype) + "'");
+        r.ctype = *t;
+      }
+      bool found = false;
+      for (const auto& i : spec::all_intrinsics())
+        found = found || (i.name == r.call && i.form == r.form && i.value_type == r.ctype);
+      if (!found)
+        fail(kCall, "intrinsic " + r.call + "(" + std::string(ctype) + ") does not lower to " +
+                        std::string(form));
+    } else {
+      fail(kVia, "expected \"ptx\" or \"intrinsic\", found \"" + std::string(via) + "\"");
+    }
+    if (r.negate && !spec::form_info(r.form).negatable)
+      fail(kNegate, std::string(form) + " has no negated operand");
+    r.tag = tag;
+  }
+};
+
+/// The lanes of a record that executes: what d, p and active are read against.
+std::vector<bool> lanes_of(uint32_t word) {
+  std::vector<bool> who(kW);
+  for (unsigned i = 0; i < kW; ++i) who[i] = (word >> i) & 1u;
+  return who;
 }
 
-WarpRecord parse_warp(const Ctx& c, const json& o) {
+WarpRecord parse_warp(Fields& in) {
   WarpRecord r;
-  parse_invocation(c, o, r);
-  const uint32_t exec = static_cast<uint32_t>(word(c, need(c, o, "executes"), "executes", 32));
-  const uint32_t exited = static_cast<uint32_t>(word(c, need(c, o, "exited"), "exited", 32));
-  if (exec & exited) c.fail("lanes " + hex(exec & exited) + " are both executing and exited");
-  std::vector<bool> who(kW);
-  for (unsigned i = 0; i < kW; ++i) {
-    who[i] = (exec >> i) & 1u;
+  auto& root = in.root;
+  // The lanes' status first: the results are read against it.
+  uint32_t exec = 0, exited = 0;
+  for (const int k : {kExecutes, kExited}) {
+    const json::Path at(root.path(), kRecordNames[k]);
+    auto v = root.find(kRecordNames[k], at);
+    if (!v) root.fail("missing field \"" + std::string(kRecordNames[k]) + "\"");
+    (k == kExecutes ? exec : exited) = static_cast<uint32_t>(word(*v, 32));
+    if (k == kExited && (exec & exited))
+      v->fail("lanes " + hex(exec & exited) + " are both executing and exited");
+    root.reset();
+  }
+  const std::vector<bool> who = lanes_of(exec);
+  for (unsigned i = 0; i < kW; ++i)
     r.status[i] = who[i]                 ? model::LaneStatus::Executes
                   : ((exited >> i) & 1u) ? model::LaneStatus::Exited
                                          : model::LaneStatus::Inactive;
-  }
-  const int abits = spec::form_info(r.form).a_type == spec::OperandType::B64 ? 64 : 32;
+  const auto& f = spec::form_info(in.form);
   // Predicate sources are compared with 0 over the whole register the harness passed (64 bits).
-  const int vbits = spec::form_info(r.form).a_type == spec::OperandType::Pred ? 64 : abits;
-  auto w32 = [&](const char* f) {
-    return [&c, f](const json& v) { return static_cast<uint32_t>(word(c, v, f, 32)); };
-  };
-  auto m = per_lane<uint32_t>(c, need(c, o, "mask"), "mask", kW, w32("mask"));
-  auto a = per_lane<uint64_t>(c, need(c, o, "a"), "a", kW,
-                              [&](const json& v) { return word(c, v, "a", vbits); });
-  std::vector<uint32_t> site(kW, 0);
-  if (auto it = o.find("site"); it != o.end())
-    site = per_lane<uint32_t>(c, *it, "site", kW, w32("site"));
-  for (unsigned i = 0; i < kW; ++i) {
-    r.mask[i] = m[i];
-    r.a[i] = a[i];
-    r.site[i] = site[i];
-  }
-  r.fault = opt_string(c, o, "fault");
-  if (!r.fault.empty()) {
+  const int abits =
+      f.a_type == spec::OperandType::B64 || f.a_type == spec::OperandType::Pred ? 64 : 32;
+  auto w32 = [](json::Value& v) { return word(v, 32); };
+  std::array<uint32_t, kW> active{};
+  in.seen = root.members(kRecordNames, [&](int k, json::Value& m) {
+    if (in.common(k, m, r.negate)) return;
+    if (k >= 0) in.at[k] = m.at();
+    switch (k) {
+      case kExecutes:
+      case kExited:
+        break;  // read above
+      case kMask:
+        per_lane(m, kW, r.mask.data(), w32);
+        break;
+      case kA:
+        per_lane(m, kW, r.a.data(), [&](json::Value& v) { return word(v, abits); });
+        break;
+      case kSite:
+        per_lane(m, kW, r.site.data(), w32);
+        break;
+      case kD:
+        results(m, who, r.d.data(), w32);
+        break;
+      case kP:
+        results(m, who, r.p.data(), as_bool);
+        break;
+      case kActive:
+        results(m, who, active.data(), w32);
+        break;
+      case kFault:
+        r.fault = m.string();
+        break;
+      case kWrites: {
+        const auto w = m.string();
+        if (w != "d" && w != "p" && w != "d|p") m.expected("\"d\", \"p\" or \"d|p\"");
+        r.has_d = w != "p";
+        r.has_p = w != "d";
+        break;
+      }
+      default:
+        m.skip();
+    }
+  });
+  in.finish(r);
+  if (!in.has(kMask)) root.fail("missing field \"mask\"");
+  if (!in.has(kA)) root.fail("missing field \"a\"");
+  if (in.has(kFault)) {
     // A failed launch observed nothing: only what the instruction would have written.
-    if (o.contains("d") || o.contains("p") || o.contains("active"))
-      c.fail("a record with 'fault' carries no 'd', 'p' or 'active'");
-    const std::string w = need_string(c, o, "writes");
-    if (w != "d" && w != "p" && w != "d|p")
-      c.fail("field 'writes': expected \"d\", \"p\" or \"d|p\"");
-    r.has_d = w != "p";
-    r.has_p = w != "d";
-    if (r.has_p && !spec::form_info(r.form).optional_p)
-      c.fail(std::string(spec::form_info(r.form).name) + " has no p result");
+    for (const int k : {kD, kP, kActive})
+      if (in.has(k)) in.fail(k, "a record with \"fault\" carries no d, p or active");
+    if (!in.has(kWrites)) root.fail("missing field \"writes\"");
+    if (r.has_p && !f.optional_p) in.fail(kWrites, std::string(f.name) + " has no p result");
     return r;
   }
-  if (auto it = o.find("d"); it != o.end()) {
-    r.has_d = true;
-    auto d = results<uint32_t>(c, *it, "d", who, w32("d"));
-    for (unsigned i = 0; i < kW; ++i) r.d[i] = d[i];
-  }
-  if (auto it = o.find("p"); it != o.end()) {
-    r.has_p = true;
-    auto p =
-        results<char>(c, *it, "p", who, [&](const json& v) { return char(as_bool(c, v, "p")); });
-    for (unsigned i = 0; i < kW; ++i) r.p[i] = p[i] != 0;
-  }
-  if (!r.has_d && !r.has_p) c.fail("a warp record needs an observed 'd' or 'p'");
-  if (r.has_p && !spec::form_info(r.form).optional_p)
-    c.fail(spec::form_info(r.form).name.data() + std::string(" has no p result"));
-  if (auto it = o.find("active"); it != o.end()) {
-    auto act = results<uint32_t>(c, *it, "active", who, w32("active"));
-    r.active.emplace();
-    for (unsigned i = 0; i < kW; ++i) (*r.active)[i] = act[i];
-  }
+  r.has_d = in.has(kD);
+  r.has_p = in.has(kP);
+  if (!r.has_d && !r.has_p) root.fail("a warp record needs an observed \"d\" or \"p\"");
+  if (r.has_p && !f.optional_p) in.fail(kP, std::string(f.name) + " has no p result");
+  if (in.has(kActive)) r.active = active;
   return r;
 }
 
-CtaRecord parse_cta(const Ctx& c, const json& o) {
+CtaRecord parse_cta(Fields& in) {
   CtaRecord r;
-  parse_invocation(c, o, r);
-  const json& tv = need(c, o, "threads");
-  if (!tv.is_number_unsigned() || tv.get<uint64_t>() < 1 ||
-      tv.get<uint64_t>() > model::kMaxCtaThreads)
-    c.fail("field 'threads': expected a block size from 1 to 1024");
-  const std::size_t n = tv.get<std::size_t>();
+  auto& root = in.root;
+  // The block's size and who has exited first: the other members are read against them.
+  const json::Path threads_at(root.path(), "threads"), exited_at(root.path(), "exited");
+  auto tv = root.find("threads", threads_at);
+  if (!tv) root.fail("missing field \"threads\"");
+  const auto t = tv->kind() == json::Kind::Number ? tv->as_uint() : std::nullopt;
+  if (!t || *t < 1 || *t > model::kMaxCtaThreads) tv->expected("a block size from 1 to 1024");
+  const std::size_t n = *t;
   const std::size_t warps = (n + kW - 1) / kW;
-  const json& ev = need(c, o, "exited");
-  if (!ev.is_array() || ev.size() != warps)
-    c.fail("field 'exited': expected an array of " + std::to_string(warps) +
-           " lane words, one per warp");
+  root.reset();
+  auto ev = root.find("exited", exited_at);
+  if (!ev) root.fail("missing field \"exited\"");
   r.exited.assign(n, false);
   std::vector<bool> who(n, true);
-  for (std::size_t w = 0; w < warps; ++w) {
-    const uint64_t bits = word(c, ev[w], "exited", 32);
+  if (ev->kind() != json::Kind::Array)
+    ev->expected("an array of " + std::to_string(warps) + " lane words, one per warp");
+  const auto count = ev->array().each([&](std::size_t w, json::Value& x) {
+    if (w >= warps) return;
+    const uint64_t bits = word(x, 32);
     for (unsigned i = 0; i < kW; ++i) {
-      const std::size_t t = w * kW + i;
+      const std::size_t thread = w * kW + i;
       const bool b = (bits >> i) & 1u;
-      if (t >= n && b)
-        c.fail("field 'exited': bit set for thread " + std::to_string(t) + " beyond the block");
-      if (t < n) r.exited[t] = b, who[t] = !b;
+      if (thread >= n && b)
+        x.fail("bit set for thread " + std::to_string(thread) + " beyond the block");
+      if (thread < n) r.exited[thread] = b, who[thread] = !b;
     }
-  }
-  auto w32 = [&](const char* f) {
-    return [&c, f](const json& v) { return static_cast<uint32_t>(word(c, v, f, 32)); };
-  };
-  r.pred = per_lane<uint32_t>(c, need(c, o, "pred"), "pred", n, w32("pred"));
-  r.d = results<uint32_t>(c, need(c, o, "d"), "d", who, w32("d"));
+  });
+  if (count != warps)
+    ev->fail("expected an array of " + std::to_string(warps) + " lane words, one per warp");
+  root.reset();
+  r.pred.assign(n, 0);
+  r.d.assign(n, 0);
+  auto w32 = [](json::Value& v) { return word(v, 32); };
+  in.seen = root.members(kRecordNames, [&](int k, json::Value& m) {
+    if (in.common(k, m, r.negate)) return;
+    switch (k) {
+      case kThreads:
+      case kExited:
+        break;  // read above
+      case kPred:
+        per_lane(m, n, r.pred.data(), w32);
+        break;
+      case kD:
+        results(m, who, r.d.data(), w32);
+        break;
+      default:
+        m.skip();
+    }
+  });
+  in.finish(r);
+  if (!in.has(kPred)) root.fail("missing field \"pred\"");
+  if (!in.has(kD)) root.fail("missing field \"d\"");
   return r;
 }
 
-json lane_words(const std::array<uint32_t, kW>& v) {
+Json lane_words(const std::array<uint32_t, kW>& v) {
   bool same = true;
   for (unsigned i = 1; i < kW; ++i) same = same && v[i] == v[0];
   if (same) return hex(v[0]);
-  json a = json::array();
+  Json a = Json::array();
   for (auto x : v) a.push_back(hex(x));
   return a;
 }
 
 /// Results on the lanes in `who`: a scalar when they all agree, else an array with nulls.
 template <class T, class F>
-json result_words(const std::vector<T>& v, const std::vector<bool>& who, F&& enc) {
+Json result_words(const std::vector<T>& v, const std::vector<bool>& who, F&& enc) {
   std::optional<T> first;
   bool same = true;
   for (std::size_t i = 0; i < v.size(); ++i)
@@ -304,13 +371,13 @@ json result_words(const std::vector<T>& v, const std::vector<bool>& who, F&& enc
       same = same && v[i] == *first;
     }
   if (same && first) return enc(*first);
-  json a = json::array();
-  for (std::size_t i = 0; i < v.size(); ++i) a.push_back(who[i] ? enc(v[i]) : json());
+  Json a = Json::array();
+  for (std::size_t i = 0; i < v.size(); ++i) a.push_back(who[i] ? enc(v[i]) : Json());
   return a;
 }
 
 template <class R>
-void put_invocation(json& o, const R& r) {
+void put_invocation(Json& o, const R& r) {
   o["form"] = spec::form_info(r.form).name;
   if (r.via == Via::Ptx) {
     o["via"] = "ptx";
@@ -324,8 +391,8 @@ void put_invocation(json& o, const R& r) {
   if (!r.tag.empty()) o["tag"] = r.tag;
 }
 
-json warp_json(const WarpRecord& r) {
-  json o = json::object();
+Json warp_json(const WarpRecord& r) {
+  Json o = Json::object();
   put_invocation(o, r);
   uint32_t exec = 0, exited = 0;
   std::vector<bool> who(kW);
@@ -342,14 +409,14 @@ json warp_json(const WarpRecord& r) {
   if (same_a) {
     o["a"] = hex(r.a[0]);
   } else {
-    json a = json::array();
+    Json a = Json::array();
     for (auto x : r.a) a.push_back(hex(x));
     o["a"] = a;
   }
   bool any_site = false;
   for (auto s : r.site) any_site = any_site || s != 0;
   if (any_site) {
-    json s = json::array();
+    Json s = Json::array();
     for (auto x : r.site) s.push_back(x);
     o["site"] = s;
   }
@@ -360,22 +427,22 @@ json warp_json(const WarpRecord& r) {
   }
   if (r.has_d)
     o["d"] = result_words(std::vector<uint32_t>(r.d.begin(), r.d.end()), who,
-                          [](uint32_t x) { return json(hex(x)); });
+                          [](uint32_t x) { return Json(hex(x)); });
   if (r.has_p)
     o["p"] =
-        result_words(std::vector<int>(r.p.begin(), r.p.end()), who, [](int x) { return json(x); });
+        result_words(std::vector<int>(r.p.begin(), r.p.end()), who, [](int x) { return Json(x); });
   if (r.active)
     o["active"] = result_words(std::vector<uint32_t>(r.active->begin(), r.active->end()), who,
-                               [](uint32_t x) { return json(hex(x)); });
+                               [](uint32_t x) { return Json(hex(x)); });
   return o;
 }
 
-json cta_json(const CtaRecord& r) {
-  json o = json::object();
+Json cta_json(const CtaRecord& r) {
+  Json o = Json::object();
   put_invocation(o, r);
   const std::size_t n = r.exited.size();
   o["threads"] = n;
-  json ex = json::array();
+  Json ex = Json::array();
   std::vector<bool> who(n);
   for (std::size_t w = 0; w * kW < n; ++w) {
     uint32_t bits = 0;
@@ -386,8 +453,8 @@ json cta_json(const CtaRecord& r) {
   for (std::size_t t = 0; t < n; ++t) who[t] = !r.exited[t];
   o["exited"] = ex;
   std::vector<bool> all(n, true);
-  o["pred"] = result_words(r.pred, all, [](uint32_t x) { return json(hex(x)); });
-  o["d"] = result_words(r.d, who, [](uint32_t x) { return json(hex(x)); });
+  o["pred"] = result_words(r.pred, all, [](uint32_t x) { return Json(hex(x)); });
+  o["d"] = result_words(r.d, who, [](uint32_t x) { return Json(hex(x)); });
   return o;
 }
 
@@ -396,7 +463,7 @@ json cta_json(const CtaRecord& r) {
 // ---------------------------------------------------------------- lines
 
 std::string to_line(const Header& h) {
-  json o = json::object();
+  Json o = Json::object();
   o["schema"] = kSchema;
   o["device"] = h.device;
   o["sm"] = h.sm;
@@ -421,46 +488,89 @@ std::string to_line(const Record& r) {
       r);
 }
 
-Header parse_header(const std::string& text, const std::string& file, std::size_t line) {
-  const Ctx c{file, line};
-  json o = parse_line(c, text, "expected the header: a JSON object with \"schema\"");
-  if (!o.is_object()) c.fail("expected the header: a JSON object with \"schema\"");
-  auto it = o.find("schema");
-  if (it == o.end() || !it->is_string())
-    c.fail(std::string("expected the header line with \"schema\": \"") + std::string(kSchema) +
-           "\"");
-  if (it->get<std::string>() != kSchema)
-    c.fail("unsupported schema \"" + it->get<std::string>() + "\": expected \"" +
-           std::string(kSchema) + "\"");
-  if (auto ws = o.find("warp_size");
-      ws != o.end() && !(ws->is_number_unsigned() && ws->get<uint64_t>() == kW))
-    c.fail("field 'warp_size': expected 32");
+Header parse_header(json::Document& doc, const json::Line& line) {
+  auto root = doc.open(line);
+  // The schema first: another version of the format may hold other members.
+  const json::Path schema_at(root.path(), "schema");
+  auto schema = root.find("schema", schema_at);
+  if (!schema || schema->kind() != json::Kind::String)
+    root.fail("expected the header line with \"schema\": \"" + std::string(kSchema) + "\"");
+  if (const auto s = schema->string(); s != kSchema)
+    schema->fail("unsupported schema \"" + std::string(s) + "\": expected \"" +
+                 std::string(kSchema) + "\"");
+  root.reset();
+  constexpr json::Names<10> names{"schema",   "device", "sm",  "driver", "runtime",
+                                  "compiler", "ptx",    "set", "seed",   "warp_size"};
   Header h;
-  h.device = need_string(c, o, "device");
-  h.sm = need_string(c, o, "sm");
-  if (!spec::parse_target(h.sm))
-    c.fail("field 'sm': expected a target such as sm_90, got \"" + h.sm + "\"");
-  h.driver = need_string(c, o, "driver");
-  h.runtime = need_string(c, o, "runtime");
-  h.compiler = opt_string(c, o, "compiler");
-  h.ptx = opt_string(c, o, "ptx");
-  if (!h.ptx.empty() && !spec::parse_ptx(h.ptx))
-    c.fail("field 'ptx': expected a version such as 9.0");
-  h.set = opt_string(c, o, "set");
-  if (auto s = o.find("seed"); s != o.end()) h.seed = word(c, *s, "seed", 64);
+  const uint32_t seen = root.members(names, [&](int k, json::Value& m) {
+    switch (k) {
+      case 0:
+        break;  // read above
+      case 1:
+        h.device = m.string();
+        break;
+      case 2:
+        h.sm = m.string();
+        if (!spec::parse_target(h.sm)) m.expected("a target such as sm_90");
+        break;
+      case 3:
+        h.driver = m.string();
+        break;
+      case 4:
+        h.runtime = m.string();
+        break;
+      case 5:
+        h.compiler = m.string();
+        break;
+      case 6:
+        h.ptx = m.string();
+        if (!h.ptx.empty() && !spec::parse_ptx(h.ptx)) m.expected("a version such as 9.0");
+        break;
+      case 7:
+        h.set = m.string();
+        break;
+      case 8:
+        h.seed = word(m, 64);
+        break;
+      case 9:
+        if (m.kind() != json::Kind::Number || m.as_uint() != kW) m.expected("32");
+        break;
+      default:
+        m.skip();
+    }
+  });
+  root.require(names, seen, bit(1) | bit(2) | bit(3) | bit(4));
+  doc.finish();
   return h;
 }
 
-Record parse_record(const std::string& text, const std::string& file, std::size_t line) {
-  const Ctx c{file, line};
-  json o = parse_line(c, text, "expected one JSON object per line");
-  if (!o.is_object()) c.fail("expected a JSON object");
-  const std::string form = need_string(c, o, "form");
-  auto id = spec::find_form(form);
+Record parse_record(json::Document& doc, const json::Line& line) {
+  auto root = doc.open(line);
+  const json::Path form_at(root.path(), "form");
+  auto form = root.find("form", form_at);
+  if (!form) root.fail("missing field \"form\"");
+  const auto name = form->string();
+  const auto id = spec::find_form(name);
   if (!id)
-    c.fail("unknown form '" + form + "': expected a catalog name such as match.any.sync.b32");
-  if (spec::is_warp_form(*id)) return parse_warp(c, o);
-  return parse_cta(c, o);
+    form->fail("unknown form '" + std::string(name) +
+               "': expected a catalog name such as match.any.sync.b32");
+  root.reset();
+  Fields in(doc, root, *id);
+  Record r = spec::is_warp_form(*id) ? Record(parse_warp(in)) : Record(parse_cta(in));
+  doc.finish();
+  return r;
+}
+
+Header parse_header(const std::string& text, const std::string& file, std::size_t line) {
+  json::Document doc(file);
+  json::PaddedLine copy;
+  return parse_header(doc, copy.set(text, line));
+}
+
+Record parse_record(const std::string& text, const std::string& file, std::size_t line) {
+  json::Document doc(file);
+  json::PaddedLine copy;
+  return parse_record(doc, copy.set(text, line));
 }
 
 // ---------------------------------------------------------------- model views

@@ -10,13 +10,17 @@
 #include <stdexcept>
 #include <string>
 #include <variant>
-
-#include "model/input.hpp"
 #include <vector>
 
 #include "model/eval.hpp"
+#include "model/input.hpp"
 #include "spec/catalog.hpp"
 #include "spec/target.hpp"
+
+namespace warpspec::json {
+class Document;
+struct Line;
+}  // namespace warpspec::json
 
 namespace warpspec::capture {
 
@@ -78,7 +82,7 @@ struct CtaRecord {
 /// A record of either kind.
 using Record = std::variant<WarpRecord, CtaRecord>;
 
-/// A malformed capture file: the one input error type (model/input.hpp), without a column.
+/// A malformed capture file: the one input error type (model/input.hpp).
 using FormatError = model::FormatError;
 
 /// A capture file that does not exist or cannot be opened.
@@ -105,7 +109,6 @@ class Reader {
   const std::string& path() const { return path_; }
 
  private:
-  bool read_line(std::string& out);
   // Up to `cap` decoded bytes; 0 at the end. Throws FormatError on a damaged gzip stream.
   std::size_t read_block(char* out, std::size_t cap);
   struct Impl;
@@ -143,6 +146,9 @@ std::string to_line(const Record& r);
 Header parse_header(const std::string& text, const std::string& file, std::size_t line);
 /// Parses a record line; throws FormatError naming `file` and `line`.
 Record parse_record(const std::string& text, const std::string& file, std::size_t line);
+/// The same, for a line of a json::LineReader read by `doc` (no copy; json/read.hpp).
+Header parse_header(json::Document& doc, const json::Line& line);
+Record parse_record(json::Document& doc, const json::Line& line);
 
 /// The instruction instance a warp record ran.
 spec::Instr instr_of(const WarpRecord& r);
