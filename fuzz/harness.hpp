@@ -2,7 +2,7 @@
 // One entry point per reader of user input. Each feeds arbitrary bytes to the reader the way the
 // command-line tool does and checks the reader's contract: the input is accepted, or it is
 // rejected with the project's own error naming the place. Anything else (a crash, an uncaught
-// exception, a message without its place, two readers of one format that disagree) is a bug.
+// exception, a message without its place, a value that does not read back once written) is a bug.
 // The same functions run under libFuzzer (fuzz/) and over the regression files in
 // tests/data/regressions/ (tests/harden/).
 #include <span>
@@ -25,7 +25,8 @@ void instr(std::string_view data);
 void state_flags(std::string_view data);
 /// A JSON warp- or block-state file, read as `warpspec eval --state` reads it.
 void state_json(std::string_view data);
-/// A vector file, each line read by both vector readers (expectations and whole vectors).
+/// A vector file, each line read (expectations and whole vectors), and each vector read written
+/// again and read back.
 void vectors(std::string_view data);
 /// A results file, read line by line and checked against a fixed vector file.
 void results(std::string_view data);

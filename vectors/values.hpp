@@ -55,7 +55,7 @@ inline std::optional<uint64_t> word_of(std::string_view s) {
 /// true/false (1/0).
 [[gnu::always_inline]] inline uint64_t lane_value(json::Value& v, int width) {
   // The layouts warpspec writes ("0x" and eight hex digits, a decimal integer of at most nine
-  // digits, true, false) are decoded where they lie; anything else by the general path.
+  // digits, true, false) are decoded where they lie; any other spelling below.
   if (const char* p = v.string_start()) {
     // Eight hex digits and the closing quote: the string is exactly "0x" and eight digits.
     uint64_t x = 0;
@@ -69,19 +69,19 @@ inline std::optional<uint64_t> word_of(std::string_view s) {
   if (c == 't' || c == 'f') {
     if (t == "true") return 1;
     if (t == "false") return 0;
-  } else if (t.size() <= 10) {
+  } else {
+    // A decimal integer without a leading zero, of at most 19 digits (no overflow).
     const bool negative = c == '-';
-    const std::size_t first = negative;
-    // No leading zero: "0" alone, or a first digit 1-9.
-    if (t.size() > first && (t[first] != '0' || t.size() == first + 1)) {
+    const std::size_t first = negative, n = t.size();
+    if (n > first && n <= first + 19 && (t[first] != '0' || n == first + 1)) {
       uint64_t x = 0;
       std::size_t i = first;
-      for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i)
+      for (; i < n && t[i] >= '0' && t[i] <= '9'; ++i)
         x = x * 10 + static_cast<unsigned>(t[i] - '0');
-      if (i == t.size()) {
+      if (i == n) {
         if (!negative && fits(x, width)) return x;
-        if (negative && i > first) {  // at most nine digits: within INT32_MIN
-          const uint64_t y = uint64_t{0} - x;
+        if (negative && (width == 64 ? x <= uint64_t{1} << 63 : x <= uint64_t{1} << 31)) {
+          const uint64_t y = uint64_t{0} - x;  // the two's complement of the width
           return width == 64 ? y : static_cast<uint32_t>(y);
         }
       }
@@ -140,25 +140,30 @@ void lane_set(json::Value& v, std::size_t n, F&& f) {
     return;
   }
   if (t == "none" || t.empty()) return;
-  std::size_t pos = 0;
-  while (pos <= t.size()) {
-    const auto comma = std::min(t.find(',', pos), t.size());
-    const auto part = t.substr(pos, comma - pos);
-    const auto dash = std::min(part.find('-'), part.size());
+  // Ranges "lo-hi" or single lanes, separated by commas.
+  const char* p = t.data();
+  const char* end = p + t.size();
+  auto number = [&](unsigned& x) {
+    const char* b = p;
+    x = 0;
+    while (p < end && *p >= '0' && *p <= '9' && p - b < 5)
+      x = x * 10 + static_cast<unsigned>(*p++ - '0');
+    return p > b && (p == end || *p < '0' || *p > '9');
+  };
+  while (true) {
+    const char* part = p;
     unsigned lo = 0, hi = 0;
-    const char* mid = part.data() + dash;
-    const auto a = std::from_chars(part.data(), mid, lo);
-    bool ok = a.ec == std::errc{} && a.ptr == mid;
+    bool ok = number(lo);
     hi = lo;
-    if (dash < part.size()) {
-      const auto b = std::from_chars(mid + 1, part.data() + part.size(), hi);
-      ok = ok && b.ec == std::errc{} && b.ptr == part.data() + part.size();
-    }
-    if (!ok || hi < lo || hi >= n)
-      v.fail("'" + std::string(part) + "' is not a range of lanes within 0-" +
+    if (ok && p < end && *p == '-') ++p, ok = number(hi);
+    if (!ok || (p < end && *p != ',') || hi < lo || hi >= n) {
+      const char* stop = std::find(part, end, ',');
+      v.fail("'" + std::string(part, stop) + "' is not a range of lanes within 0-" +
              std::to_string(n - 1));
+    }
     f(lo, hi);
-    pos = comma + 1;
+    if (p == end) return;
+    ++p;  // the comma
   }
 }
 
