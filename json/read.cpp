@@ -305,9 +305,7 @@ Object Document::open(const Line& line) {
       // A missing value is named by its member or element, a missing ',' or bracket by its
       // container.
       const auto& path = expected.starts_with("expected a value") ? u.member : u.container;
-      const std::string msg = expected + ", found " + found(s, at);
-      throw model::FormatError(file_, line_.number, column(at),
-                               path.empty() ? msg : path + ": " + msg);
+      refuse(at, path, expected + ", found " + found(s, at));
     }
     fail(e, kRoot, Kind::Object);
   }
@@ -336,9 +334,20 @@ void Document::finish() {
 }
 
 void Document::fail(const char* at, const Path& path, std::string_view msg) const {
-  const std::string where = path.str();
-  throw model::FormatError(file_, line_.number, column(at),
-                           where.empty() ? std::string(msg) : where + ": " + std::string(msg));
+  refuse(at, path.str(), msg);
+}
+
+void Document::refuse(const char* at, std::string_view path, std::string_view msg) const {
+  // Names and strings, unescaped, may hold control bytes (a NUL would end the message early).
+  std::string text = path.empty() ? std::string(msg) : std::string(path) + ": " + std::string(msg);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      text.replace(i, 1, "\\x" + hex_byte(c).substr(2));
+      i += 3;
+    }
+  }
+  throw model::FormatError(file_, line_.number, column(at), text);
 }
 
 std::size_t Document::column(const char* at) const {

@@ -69,6 +69,7 @@ class Document {
                          const Path* element = nullptr);
 
  private:
+  [[noreturn]] void refuse(const char* at, std::string_view path, std::string_view msg) const;
   std::string file_;
   od::parser parser_;
   od::document doc_;

@@ -590,6 +590,9 @@ TEST(Json, AHeaderLineIsReadStrictlyWithTheSchemaFirst) {
             "v.jsonl:1:42: vectors: expected a non-negative integer, found \"2\"");
   EXPECT_EQ(message(R"({"schema":"warpspec-vectors/1","target":"gfx90"})"),
             "v.jsonl:1:41: target: expected a target such as \"sm_90\", found \"gfx90\"");
+  // A name unescaped to control bytes is written with them escaped.
+  EXPECT_EQ(message(R"({"schema":"warpspec-vectors/1","\u0000x":1})"),
+            "v.jsonl:1:32: \\x00x: unknown member (not part of this format)");
   EXPECT_EQ(message(R"({"target":"sm_90"})"),
             "v.jsonl:1:1: expected a header line with \"schema\": \"warpspec-vectors/1\"");
 }
