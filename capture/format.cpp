@@ -73,6 +73,10 @@ uint64_t word(json::Value& v, int bits) {
   return x;
 }
 
+uint64_t w32(json::Value& v) {
+  return word(v, 32);
+}
+
 bool as_bool(json::Value& v) {
   if (v.kind() == json::Kind::Bool) return v.boolean();
   if (v.kind() == json::Kind::Number)
@@ -137,6 +141,8 @@ struct Fields {
     doc.fail(at[k], json::Path(root.path(), kRecordNames[k]), msg);
   }
   bool has(int k) const { return seen >> k & 1u; }
+  /// Refuses a record without every member in `members` (bits of kRecordNames).
+  void need(uint32_t members) const { root.require(kRecordNames, seen, members); }
   /// Reads a member every record has; false for another.
   bool common(int k, json::Value& m, bool& negate) {
     if (k < 0) return false;
@@ -171,17 +177,17 @@ struct Fields {
   void finish(R& r) {
     const std::string_view form = spec::form_info(this->form).name;
     r.form = this->form;
-    if (!has(kVia)) root.fail("missing field \"via\"");
+    need(bit(kVia));
     if (via == "ptx") {
       r.via = Via::Ptx;
-      if (!has(kInstr)) root.fail("missing field \"instr\"");
+      need(bit(kInstr));
       if (!instr.starts_with(form))
         fail(kInstr, "\"" + std::string(instr) + "\" does not start with the form name " +
                          std::string(form));
       r.instr = instr;
     } else if (via == "intrinsic") {
       r.via = Via::Intrinsic;
-      if (!has(kCall)) root.fail("missing field \"call\"");
+      need(bit(kCall));
       r.call = call;
       // Intrinsics without a value argument (__syncthreads) carry no ctype.
       if (!ctype.empty()) {
@@ -234,7 +240,6 @@ WarpRecord parse_warp(Fields& in) {
   // Predicate sources are compared with 0 over the whole register the harness passed (64 bits).
   const int abits =
       f.a_type == spec::OperandType::B64 || f.a_type == spec::OperandType::Pred ? 64 : 32;
-  auto w32 = [](json::Value& v) { return word(v, 32); };
   std::array<uint32_t, kW> active{};
   in.seen = root.members(kRecordNames, [&](int k, json::Value& m) {
     if (in.common(k, m, r.negate)) return;
@@ -276,13 +281,12 @@ WarpRecord parse_warp(Fields& in) {
     }
   });
   in.finish(r);
-  if (!in.has(kMask)) root.fail("missing field \"mask\"");
-  if (!in.has(kA)) root.fail("missing field \"a\"");
+  in.need(bit(kMask) | bit(kA));
   if (in.has(kFault)) {
     // A failed launch observed nothing: only what the instruction would have written.
     for (const int k : {kD, kP, kActive})
       if (in.has(k)) in.fail(k, "a record with \"fault\" carries no d, p or active");
-    if (!in.has(kWrites)) root.fail("missing field \"writes\"");
+    in.need(bit(kWrites));
     if (r.has_p && !f.optional_p) in.fail(kWrites, std::string(f.name) + " has no p result");
     return r;
   }
@@ -328,7 +332,6 @@ CtaRecord parse_cta(Fields& in) {
   root.reset();
   r.pred.assign(n, 0);
   r.d.assign(n, 0);
-  auto w32 = [](json::Value& v) { return word(v, 32); };
   in.seen = root.members(kRecordNames, [&](int k, json::Value& m) {
     if (in.common(k, m, r.negate)) return;
     switch (k) {
@@ -346,8 +349,7 @@ CtaRecord parse_cta(Fields& in) {
     }
   });
   in.finish(r);
-  if (!in.has(kPred)) root.fail("missing field \"pred\"");
-  if (!in.has(kD)) root.fail("missing field \"d\"");
+  in.need(bit(kPred) | bit(kD));
   return r;
 }
 
