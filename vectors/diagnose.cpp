@@ -37,6 +37,10 @@ enum class Change : uint8_t {
   PredCut,          // each predicate read through the mask `arg` (bit 0, the low byte) instead of
                     // tested for non-zero
   NegateToggled,    // the `!` on the source predicate dropped (or added)
+  NegateBitwise,    // `!a` read as the bitwise complement tested for non-zero (~a != 0)
+  NegateAfter,      // `!` applied to the answer instead of to each predicate (bool answers)
+  SplitGroups,      // each lane takes part only with the lanes of its own aligned group of `arg`
+  OperandFromNext,  // each lane's operand read from the lane above it (0 above lane 31)
   CompareLow32,     // match compares the low 32 bits only
   CompareHigh32,    // match compares the high 32 bits only
   CompareAsFloat,   // match compares floating-point values (+0 == -0, NaN != NaN)
@@ -142,6 +146,10 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     if (f.d_type == spec::ResultType::Pred)
       out.push_back({Change::Inverted, 0, value, "the result inverted"});
     out.push_back({Change::NegateToggled, 0, value, "the ! on the predicate dropped or added"});
+    out.push_back({Change::NegateBitwise, 0, value, "!a read as ~a != 0 (a bitwise complement)"});
+    if (f.d_type == spec::ResultType::Pred)
+      out.push_back({Change::NegateAfter, 0, value,
+                     "the ! applied to the answer instead of to each predicate"});
     out.push_back({Change::CarriesPrevious, 0, value,
                    "the previous barrier's result carried into this one (never reset)"});
     if (f.mode == Mode::Popc)
@@ -185,6 +193,19 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   if (f.negatable && f.mode != Mode::Uni)
     out.push_back(
         {Change::NegateToggled, 0, ClauseId::VoteNegate, "the ! on the source dropped or added"});
+  if (f.negatable) {
+    out.push_back({Change::NegateBitwise, 0, ClauseId::VoteNegate,
+                   "!a read as ~a != 0 (a bitwise complement)"});
+    if (f.d_type == spec::ResultType::Pred)
+      out.push_back({Change::NegateAfter, 0, ClauseId::VoteNegate,
+                     "the ! applied to the answer instead of to each predicate"});
+  }
+  for (int g : {16, 8})
+    out.push_back({Change::SplitGroups, g, part,
+                   "each lane combined only with its own aligned group of " + std::to_string(g) +
+                       " lanes"});
+  out.push_back({Change::OperandFromNext, 0, part,
+                 "each lane's operand read from the lane above it (an index off by one)"});
   if (f.family == Family::Match) {
     if (f.a_type == spec::OperandType::B64) {
       out.push_back(
@@ -319,6 +340,24 @@ Vector changed(const Def& d, const Vector& v) {
         for (std::size_t t = n / 32 * 32; t < n; ++t) r.cta.exited[t] = true, r.cta.arrive[t] = false;
         break;
       }
+      case Change::SplitGroups:
+        for (unsigned i = 0; i < 32; ++i) {
+          const unsigned g = static_cast<unsigned>(d.arg);
+          const uint32_t group = (g == 32 ? ~0u : ((1u << g) - 1)) << (i / g * g);
+          w.mask[i] &= group;
+        }
+        break;
+      case Change::OperandFromNext:
+        for (unsigned i = 0; i < 32; ++i) w.a[i] = i + 1 < 32 ? w.a[i + 1] : 0;
+        break;
+      case Change::NegateBitwise:
+        if (c.instr.instr.negate) {
+          if (c.is_cta())
+            for (auto& p : r.cta.pred) p = ~p != 0;  // the operand as `!` then sees it
+          else
+            for (auto& a : w.a) a = ~static_cast<uint32_t>(a) != 0;
+        }
+        break;
       case Change::PredCut:
         if (c.is_cta())
           for (auto& p : r.cta.pred) p &= static_cast<uint32_t>(d.arg);
@@ -374,6 +413,10 @@ Vector changed(const Def& d, const Vector& v) {
     }
   }
   if (d.change == Change::NegateToggled) c.instr.instr.negate = !c.instr.instr.negate;
+  // Both readings of a negated source evaluate the operand without the `!`: NegateBitwise has
+  // already complemented it, NegateAfter inverts the answer (read_def).
+  if (d.change == Change::NegateBitwise || d.change == Change::NegateAfter)
+    c.instr.instr.negate = false;
   if (d.change == Change::Sibling) c.instr.instr.form = static_cast<FormId>(d.arg);
   return c;
 }
@@ -425,6 +468,9 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
     const auto& w = v.rounds[k].warp;
     for (std::size_t i = 0; i < o.d.size(); ++i) {
       switch (d.change) {
+        case Change::NegateAfter:
+          if (v.instr.instr.negate) o.d[i] = o.d[i] == 0;
+          break;
         case Change::Inverted:
           if (f.family == Family::Match)
             o.p[i] = !e[k].p[i], o.d[i] = e[k].d[i];

@@ -307,7 +307,28 @@ TEST(Diagnose, ANegationAppliedToTheVoteInsteadOfEachPredicateIsChargedToNegatio
   const auto& f = failures_of(rep, spec::FormId::VoteAll);
   EXPECT_TRUE(f.diagnosis.mutants.empty());
   ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
-  EXPECT_FALSE(f.diagnosis.clauses.front().because.empty());
+  EXPECT_NE(render(rep, 50).find("the ! applied to the answer instead of to each predicate"),
+            std::string::npos);
+}
+
+TEST(Diagnose, FailuresOnlyWhereTheSourceIsNegatedAreChargedToNegationWhenNoReadingShowsThem) {
+  // vote.all with !a gives its lowest executing lane the opposite answer: no reading reproduces
+  // that, but the failures fall only on negated vectors while plain ones pass.
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::VoteAll || !v.instr.instr.negate) return o;
+    for (auto& r : o)
+      for (std::size_t i = 0; i < r.d.size(); ++i)
+        if (r.present[i]) {
+          r.d[i] = !r.d[i];
+          break;
+        }
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::VoteAll);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_FALSE(f.diagnosis.clauses.front().because.empty()) << render(rep, 50);
   EXPECT_NE(render(rep, 50).find("charged because the form fails only where the source is negated"),
             std::string::npos);
 }
