@@ -40,6 +40,7 @@ enum class Change : uint8_t {
   NegateBitwise,    // `!a` read as the bitwise complement tested for non-zero (~a != 0)
   NegateAfter,      // `!` applied to the answer instead of to each predicate (bool answers)
   SplitGroups,      // each lane takes part only with the lanes of its own aligned group of `arg`
+  GroupOut,         // the aligned group of 8 lanes `arg` (0-3) never takes part
   OperandFromNext,  // each lane's operand read from the lane above it (0 above lane 31)
   CompareLow32,     // match compares the low 32 bits only
   CompareHigh32,    // match compares the high 32 bits only
@@ -204,6 +205,10 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     out.push_back({Change::SplitGroups, g, part,
                    "each lane combined only with its own aligned group of " + std::to_string(g) +
                        " lanes"});
+  for (int g = 0; g < 4; ++g)
+    out.push_back({Change::GroupOut, g, part,
+                   "lanes " + std::to_string(8 * g) + "-" + std::to_string(8 * g + 7) +
+                       " never take part (an 8-lane pass dropped)"});
   out.push_back({Change::OperandFromNext, 0, part,
                  "each lane's operand read from the lane above it (an index off by one)"});
   if (f.family == Family::Match) {
@@ -346,6 +351,9 @@ Vector changed(const Def& d, const Vector& v) {
           const uint32_t group = (g == 32 ? ~0u : ((1u << g) - 1)) << (i / g * g);
           w.mask[i] &= group;
         }
+        break;
+      case Change::GroupOut:
+        for (unsigned i = 0; i < 32; ++i) w.mask[i] &= ~(0xffu << (8 * d.arg));
         break;
       case Change::OperandFromNext:
         for (unsigned i = 0; i < 32; ++i) w.a[i] = i + 1 < 32 ? w.a[i + 1] : 0;
