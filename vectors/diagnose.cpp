@@ -524,6 +524,51 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
   return out;
 }
 
+// True when the observed answer of lane `i` in round `k` is what the form gives over some set of
+// the warp's lanes that contains the lane itself: a match set of lanes that all hold the lane's
+// value, a match.all that found its set equal, an .or/.and over lanes whose operands
+// fit in (or around) the answer. Then a wrong answer points to who takes part, not to how the
+// value is computed. Forms for which (almost) any answer would pass this test (.add, .xor,
+// .min/.max, votes) are not asked: nullopt.
+std::optional<bool> some_lanes_give(const Answered& a, std::size_t k, unsigned i) {
+  const auto& f = spec::form_info(a.vector.instr.instr.form);
+  if (a.vector.is_cta()) return std::nullopt;
+  const auto& w = a.vector.rounds[k].warp;
+  const auto& o = a.observed[k];
+  const uint32_t x = o.d[i];
+  const uint64_t width = f.a_type == spec::OperandType::B64 ? ~0ull : 0xffffffffull;
+  const auto same = [&](unsigned j) { return ((w.a[j] ^ w.a[i]) & width) == 0; };
+  const auto all_same = [&](uint32_t lanes) {
+    for (unsigned j = 0; j < 32; ++j)
+      if (((lanes >> j) & 1u) && !same(j)) return false;
+    return true;
+  };
+  if (f.family == Family::Match && f.mode == Mode::Any)
+    return ((x >> i) & 1u) && all_same(x);
+  if (f.family == Family::Match) {
+    // An empty answer is what nearly any set with two values gives: no evidence either way.
+    const bool p = a.vector.instr.instr.write_p ? o.p[i] != 0 : x != 0;
+    return x != 0 && p && ((x >> i) & 1u) && all_same(x);
+  }
+  if (f.family != Family::Redux || f.a_type == spec::OperandType::F32) return std::nullopt;
+  const auto v = [&](unsigned j) { return static_cast<uint32_t>(w.a[j]); };
+  if (f.mode == Mode::Or) {
+    if (v(i) & ~x) return false;
+    uint32_t acc = 0;
+    for (unsigned j = 0; j < 32; ++j)
+      if (!(v(j) & ~x)) acc |= v(j);
+    return acc == x;
+  }
+  if (f.mode == Mode::And) {
+    if (~v(i) & x) return false;
+    uint32_t acc = ~0u;
+    for (unsigned j = 0; j < 32; ++j)
+      if (!(~v(j) & x)) acc &= v(j);
+    return acc == x;
+  }
+  return std::nullopt;
+}
+
 // States on which two explanations of the same answers are told apart: seeded two-round states
 // of each instruction, the same every time.
 std::vector<Vector> probes(const std::vector<spec::ParsedInstr>& instrs) {
@@ -831,10 +876,27 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
       const auto k = pairs[q].round, i = pairs[q].lane;
       p_only = a.observed[k].d[i] == a.expect[k].d[i] && a.observed[k].p[i] != a.expect[k].p[i];
     }
-    const auto value = p_only ? ClauseId::MatchAllPred : value_clause(f);
+    // Wrong values that some other set of lanes gives, each of them, break the rule of who takes
+    // part, though no one change of that rule reproduces them all.
+    bool other_lanes = !p_only;
+    for (std::size_t q = 0; q < pairs.size() && other_lanes; ++q) {
+      if (!open[q]) continue;
+      const auto given = some_lanes_give(answers[pairs[q].answer], pairs[q].round,
+                                         static_cast<unsigned>(pairs[q].lane));
+      other_lanes = given && *given;
+    }
+    const auto value = p_only        ? ClauseId::MatchAllPred
+                       : other_lanes ? participants_clause(f)
+                                     : value_clause(f);
     auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                            [&](const ClauseCharge& c) { return c.clause == value; });
-    if (it == dg.clauses.end()) dg.clauses.push_back({value, "", dg.unexplained, false, ""});
+    if (it == dg.clauses.end())
+      dg.clauses.push_back(
+          {value, "", dg.unexplained, false,
+           other_lanes ? "with values that other sets of lanes give: each wrong value is the "
+                         "operation over some set of lanes with the lane in it, though no one "
+                         "change of who takes part gives them all"
+                       : ""});
   }
   return dg;
 }
