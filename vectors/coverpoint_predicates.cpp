@@ -222,6 +222,57 @@ class Reader {
     return changed_differs(w);
   }
 
+  // Another value for lane j's operand that takes it out of the combination: the reduction's
+  // identity; for a vote, the vote that changes nothing (false for .any and .ballot, true for
+  // .all, another taking-part lane's for .uni); for match, a value no lane of the round holds.
+  // nullopt when there is none (a .uni lane alone).
+  std::optional<uint64_t> other_operand(const WarpRound& r, unsigned j) const {
+    const uint64_t a = r.w->a[j];
+    if (f_.family == spec::Family::Vote) {
+      bool neutral = f_.mode == spec::Mode::All;
+      if (f_.mode == spec::Mode::Uni) {
+        const uint32_t others = r.part[j] & ~(1u << j);
+        if (!others) return std::nullopt;
+        neutral = value(r, static_cast<unsigned>(std::countr_zero(others))) != 0;
+      }
+      return uint64_t{neutral != v_.instr.instr.negate};  // the operand that votes `neutral`
+    }
+    if (f_.family == spec::Family::Redux) return spec::redux_identity(f_);
+    const uint64_t ones = width() == 64 ? ~0ull : 0xffffffffull;
+    uint64_t x = (a ^ 0x5a5a5a5a5a5a5a5aull) & ones;
+    while (any_lane(~0u, [&](unsigned i) { return (r.w->a[i] & ones) == x; })) x = (x + 1) & ones;
+    return x;
+  }
+  // Every lane, in some round, decides the defined result of another lane.
+  bool every_lane_matters() const {
+    // Cheap refusals first: every lane must execute, with a partner, in some round.
+    uint32_t paired = 0;
+    for (const auto& r : warps_)
+      for (unsigned j = 0; j < 32; ++j)
+        if (bit(r.execs, j) && (r.part[j] & ~(1u << j))) paired |= 1u << j;
+    if (paired != ~0u) return false;
+    uint32_t matters = 0;
+    for (std::size_t k = 0; k < warps_.size() && matters != ~0u; ++k) {
+      const auto& r = warps_[k];
+      for (unsigned j = 0; j < 32; ++j) {
+        if (bit(matters, j) || !bit(r.execs, j)) continue;
+        Vector w;
+        w.instr = v_.instr;
+        w.rounds = {v_.rounds[k]};
+        const auto other = other_operand(r, j);
+        if (!other) continue;
+        w.rounds[0].warp.a[j] = *other;
+        const auto x = expected(w, t_, p_);
+        if (has_ub(x)) continue;
+        const bool other_changes = any_lane(r.defined & ~(1u << j), [&](unsigned i) {
+          return x[0].d[i] != r.e->d[i] || x[0].p[i] != r.e->p[i];
+        });
+        if (other_changes) matters |= 1u << j;
+      }
+    }
+    return matters == ~0u;
+  }
+
   bool warp(CoverpointId id) const;
   bool block(CoverpointId id) const;
   bool sequence(CoverpointId id) const;
@@ -335,6 +386,22 @@ bool Reader::warp(CoverpointId id) const {
       });
     case C::StatusExitedOperandMatters:
       return exited_would_matter();
+    case C::ResultEveryLaneMatters:
+      return every_lane_matters();
+    case C::ResultBallotBitsInIdleGroup:
+      // Bits of an aligned group of 8 lanes in one round's ballot; in the next round no lane of
+      // the group executes, yet a defined lane's membermask names lanes of it (exited ones).
+      for (std::size_t k = 0; k + 1 < warps_.size(); ++k)
+        for (unsigned g = 0; g < 32; g += 8) {
+          const uint32_t group = 0xffu << g;
+          const auto& now = warps_[k];
+          const auto& next = warps_[k + 1];
+          if (next.execs & group) continue;
+          if (any_lane(now.defined, [&](unsigned i) { return (now.e->d[i] & group) != 0; }) &&
+              any_lane(next.defined, [&](unsigned j) { return (next.mask[j] & group) != 0; }))
+            return true;
+        }
+      return false;
     case C::StatusExitedZeroMatters:
       return exited_operands_matter(
           [](std::size_t, unsigned) { return std::optional<uint64_t>{0}; });

@@ -39,6 +39,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultGroupNotPowerOfTwo, "result.group_not_power_of_two", S::ReduxInt, false, "A reduction combines three or more non-zero operands, a count that is not a power of two: a pairwise tree over them has one left over."},
   {C::StatusExitedOperandMatters, "status.exited_operand_matters", S::Collective, false, "Letting the exited lanes a membermask names take part would change a result, and with their stale operands otherwise than with zeros."},
   {C::StatusExitedZeroMatters, "status.exited_zero_matters", S::ZeroMatters, false, "Letting the exited lanes a membermask names take part with an operand of 0 would change a result (a slot or register never written reads as 0)."},
+  {C::ResultEveryLaneMatters, "result.every_lane_matters", S::CollectiveInt, false, "Each of the 32 lanes, in some round, decides another lane's result: giving its operand another value (the reduction's identity, the other truth value, a value no other lane holds) would change that result. A datapath that drops or repeats one lane shows."},
 
   {C::AAllEqual, "a.all_equal", S::IntValues, false, "Two or more taking-part lanes all hold one value."},
   {C::ATwoClasses, "a.two_classes", S::IntValues, false, "The taking-part lanes hold exactly two values, each on two or more lanes."},
@@ -63,6 +64,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultBallotEmpty, "result.ballot_empty", S::Ballot, false, "A ballot is 0: every taking-part predicate is false."},
   {C::ResultBallotFull, "result.ballot_full", S::Ballot, false, "A ballot is 0xffffffff: all 32 lanes take part with true predicates."},
   {C::ResultBallotBit31, "result.ballot_bit31", S::Ballot, false, "A ballot has bit 31 (the sign bit) set without being full."},
+  {C::ResultBallotBitsInIdleGroup, "result.ballot_bits_in_idle_group", S::Ballot, false, "A ballot sets bits in an aligned group of 8 lanes; in the next round none of those 8 lanes executes, yet a membermask names some of them (they have exited): a ballot register written only for groups of lanes that execute would keep the bits."},
   {C::ResultUniTrueWithExitedInMask, "result.uni_true_with_exited_in_mask", S::VoteUni, false, "vote.uni answers true while the membermask names an exited lane whose stale predicate differs."},
   {C::ResultTrueOverExitedInMask, "result.true_over_exited_in_mask", S::VoteAllUni, false, "vote.all or vote.uni answers true over true predicates while the membermask names exited lanes whose stale predicates are all true as well: only who counts as a member decides."},
   {C::ASingleTrue, "a.single_true", S::Vote, false, "Of two or more taking-part lanes exactly one holds a true predicate."},
@@ -196,6 +198,8 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.family == Fa::WarpBarrier;
     case S::Collective:
       return f.family == Fa::Match || f.family == Fa::Vote || redux;
+    case S::CollectiveInt:
+      return f.family == Fa::Match || f.family == Fa::Vote || (redux && !f32);
     case S::Valued:
       return f.family == Fa::Match || f.family == Fa::Vote || redux || bar_red;
     case S::IntValues:

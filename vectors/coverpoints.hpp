@@ -42,6 +42,7 @@ enum class CoverpointId : uint8_t {
   ResultGroupNotPowerOfTwo,
   StatusExitedOperandMatters,
   StatusExitedZeroMatters,
+  ResultEveryLaneMatters,
   // integer and bit-pattern operands (match, integer redux)
   AAllEqual,
   ATwoClasses,
@@ -66,6 +67,7 @@ enum class CoverpointId : uint8_t {
   ResultBallotEmpty,
   ResultBallotFull,
   ResultBallotBit31,
+  ResultBallotBitsInIdleGroup,
   ResultUniTrueWithExitedInMask,
   ResultTrueOverExitedInMask,
   ASingleTrue,
@@ -140,6 +142,7 @@ enum class CoverScope : uint8_t {
   Warp,            ///< match, vote, redux, bar.warp.sync
   Syncwarp,        ///< bar.warp.sync
   Collective,      ///< match, vote, redux (the forms that combine operands)
+  CollectiveInt,   ///< match, vote and the integer redux forms
   ZeroMatters,     ///< the collective forms an operand of 0 can change: all but the redux forms
                    ///< whose identity is 0 (add, or, xor, max.u32) and max.abs.NaN.f32
   Valued,          ///< every form with a result: match, vote, redux, bar.red

@@ -179,6 +179,8 @@ std::vector<Pattern> patterns(const spec::ParsedInstr& in) {
 std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
   const auto ls = layouts();
   const auto ps = patterns(in);
+  model::Warp pairs = idle_warp();
+  for (unsigned i = 0; i < 32; i += 2) group(pairs, 3u << i, 3u << i);
   // The patterns' values cut to the operand's width (a 32-bit source holds 32 bits).
   const uint64_t width = spec::value_syntax(in).bits == 64 ? ~0ull : 0xffffffffull;
   const auto with_values = [&](const model::Warp& layout, const Pattern& p) {
@@ -197,6 +199,11 @@ std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
     out.push_back({Round{with_values(ls[0], ps[k]), {}}, Round{with_values(ls[4], next), {}}});
     out.push_back({Round{with_values(ls[8], ps[k]), {}}, Round{with_values(ls[0], next), {}}});
     out.push_back({Round{with_values(ls[0], ps[k]), {}}, Round{with_values(ls[1], next), {}}});
+    // Sixteen groups of two lanes, then the same with each lane's operand swapped with its
+    // partner's: where one lane of a pair decides (a minimum, the one false vote), the other
+    // decides in the next round, so that every lane decides once.
+    const auto swapped = [&](unsigned i) { return ps[k](i ^ 1u); };
+    out.push_back({Round{with_values(pairs, ps[k]), {}}, Round{with_values(pairs, swapped), {}}});
   }
   return out;
 }

@@ -37,6 +37,11 @@ enum class Change : uint8_t {
   PredCut,          // each predicate read through the mask `arg` (bit 0, the low byte) instead of
                     // tested for non-zero
   NegateToggled,    // the `!` on the source predicate dropped (or added)
+  NegateBitwise,    // `!a` read as the bitwise complement tested for non-zero (~a != 0)
+  NegateAfter,      // `!` applied to the answer instead of to each predicate (bool answers)
+  SplitGroups,      // each lane takes part only with the lanes of its own aligned group of `arg`
+  GroupOut,         // the aligned group of 8 lanes `arg` (0-3) never takes part
+  OperandFromNext,  // each lane's operand read from the lane above it (0 above lane 31)
   CompareLow32,     // match compares the low 32 bits only
   CompareHigh32,    // match compares the high 32 bits only
   CompareAsFloat,   // match compares floating-point values (+0 == -0, NaN != NaN)
@@ -142,6 +147,10 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     if (f.d_type == spec::ResultType::Pred)
       out.push_back({Change::Inverted, 0, value, "the result inverted"});
     out.push_back({Change::NegateToggled, 0, value, "the ! on the predicate dropped or added"});
+    out.push_back({Change::NegateBitwise, 0, value, "!a read as ~a != 0 (a bitwise complement)"});
+    if (f.d_type == spec::ResultType::Pred)
+      out.push_back({Change::NegateAfter, 0, value,
+                     "the ! applied to the answer instead of to each predicate"});
     out.push_back({Change::CarriesPrevious, 0, value,
                    "the previous barrier's result carried into this one (never reset)"});
     if (f.mode == Mode::Popc)
@@ -185,6 +194,23 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   if (f.negatable && f.mode != Mode::Uni)
     out.push_back(
         {Change::NegateToggled, 0, ClauseId::VoteNegate, "the ! on the source dropped or added"});
+  if (f.negatable) {
+    out.push_back({Change::NegateBitwise, 0, ClauseId::VoteNegate,
+                   "!a read as ~a != 0 (a bitwise complement)"});
+    if (f.d_type == spec::ResultType::Pred)
+      out.push_back({Change::NegateAfter, 0, ClauseId::VoteNegate,
+                     "the ! applied to the answer instead of to each predicate"});
+  }
+  for (int g : {16, 8})
+    out.push_back({Change::SplitGroups, g, part,
+                   "each lane combined only with its own aligned group of " + std::to_string(g) +
+                       " lanes"});
+  for (int g = 0; g < 4; ++g)
+    out.push_back({Change::GroupOut, g, part,
+                   "lanes " + std::to_string(8 * g) + "-" + std::to_string(8 * g + 7) +
+                       " never take part (an 8-lane pass dropped)"});
+  out.push_back({Change::OperandFromNext, 0, part,
+                 "each lane's operand read from the lane above it (an index off by one)"});
   if (f.family == Family::Match) {
     if (f.a_type == spec::OperandType::B64) {
       out.push_back(
@@ -319,6 +345,27 @@ Vector changed(const Def& d, const Vector& v) {
         for (std::size_t t = n / 32 * 32; t < n; ++t) r.cta.exited[t] = true, r.cta.arrive[t] = false;
         break;
       }
+      case Change::SplitGroups:
+        for (unsigned i = 0; i < 32; ++i) {
+          const unsigned g = static_cast<unsigned>(d.arg);
+          const uint32_t group = (g == 32 ? ~0u : ((1u << g) - 1)) << (i / g * g);
+          w.mask[i] &= group;
+        }
+        break;
+      case Change::GroupOut:
+        for (unsigned i = 0; i < 32; ++i) w.mask[i] &= ~(0xffu << (8 * d.arg));
+        break;
+      case Change::OperandFromNext:
+        for (unsigned i = 0; i < 32; ++i) w.a[i] = i + 1 < 32 ? w.a[i + 1] : 0;
+        break;
+      case Change::NegateBitwise:
+        if (c.instr.instr.negate) {
+          if (c.is_cta())
+            for (auto& p : r.cta.pred) p = ~p != 0;  // the operand as `!` then sees it
+          else
+            for (auto& a : w.a) a = ~static_cast<uint32_t>(a) != 0;
+        }
+        break;
       case Change::PredCut:
         if (c.is_cta())
           for (auto& p : r.cta.pred) p &= static_cast<uint32_t>(d.arg);
@@ -374,6 +421,10 @@ Vector changed(const Def& d, const Vector& v) {
     }
   }
   if (d.change == Change::NegateToggled) c.instr.instr.negate = !c.instr.instr.negate;
+  // Both readings of a negated source evaluate the operand without the `!`: NegateBitwise has
+  // already complemented it, NegateAfter inverts the answer (read_def).
+  if (d.change == Change::NegateBitwise || d.change == Change::NegateAfter)
+    c.instr.instr.negate = false;
   if (d.change == Change::Sibling) c.instr.instr.form = static_cast<FormId>(d.arg);
   return c;
 }
@@ -425,6 +476,9 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
     const auto& w = v.rounds[k].warp;
     for (std::size_t i = 0; i < o.d.size(); ++i) {
       switch (d.change) {
+        case Change::NegateAfter:
+          if (v.instr.instr.negate) o.d[i] = o.d[i] == 0;
+          break;
         case Change::Inverted:
           if (f.family == Family::Match)
             o.p[i] = !e[k].p[i], o.d[i] = e[k].d[i];
@@ -468,6 +522,51 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
     }
   }
   return out;
+}
+
+// True when the observed answer of lane `i` in round `k` is what the form gives over some set of
+// the warp's lanes that contains the lane itself: a match set of lanes that all hold the lane's
+// value, a match.all that found its set equal, an .or/.and over lanes whose operands
+// fit in (or around) the answer. Then a wrong answer points to who takes part, not to how the
+// value is computed. Forms for which (almost) any answer would pass this test (.add, .xor,
+// .min/.max, votes) are not asked: nullopt.
+std::optional<bool> some_lanes_give(const Answered& a, std::size_t k, unsigned i) {
+  const auto& f = spec::form_info(a.vector.instr.instr.form);
+  if (a.vector.is_cta()) return std::nullopt;
+  const auto& w = a.vector.rounds[k].warp;
+  const auto& o = a.observed[k];
+  const uint32_t x = o.d[i];
+  const uint64_t width = f.a_type == spec::OperandType::B64 ? ~0ull : 0xffffffffull;
+  const auto same = [&](unsigned j) { return ((w.a[j] ^ w.a[i]) & width) == 0; };
+  const auto all_same = [&](uint32_t lanes) {
+    for (unsigned j = 0; j < 32; ++j)
+      if (((lanes >> j) & 1u) && !same(j)) return false;
+    return true;
+  };
+  if (f.family == Family::Match && f.mode == Mode::Any)
+    return ((x >> i) & 1u) && all_same(x);
+  if (f.family == Family::Match) {
+    // An empty answer is what nearly any set with two values gives: no evidence either way.
+    const bool p = a.vector.instr.instr.write_p ? o.p[i] != 0 : x != 0;
+    return x != 0 && p && ((x >> i) & 1u) && all_same(x);
+  }
+  if (f.family != Family::Redux || f.a_type == spec::OperandType::F32) return std::nullopt;
+  const auto v = [&](unsigned j) { return static_cast<uint32_t>(w.a[j]); };
+  if (f.mode == Mode::Or) {
+    if (v(i) & ~x) return false;
+    uint32_t acc = 0;
+    for (unsigned j = 0; j < 32; ++j)
+      if (!(v(j) & ~x)) acc |= v(j);
+    return acc == x;
+  }
+  if (f.mode == Mode::And) {
+    if (~v(i) & x) return false;
+    uint32_t acc = ~0u;
+    for (unsigned j = 0; j < 32; ++j)
+      if (!(~v(j) & x)) acc &= v(j);
+    return acc == x;
+  }
+  return std::nullopt;
 }
 
 // States on which two explanations of the same answers are told apart: seeded two-round states
@@ -777,10 +876,27 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
       const auto k = pairs[q].round, i = pairs[q].lane;
       p_only = a.observed[k].d[i] == a.expect[k].d[i] && a.observed[k].p[i] != a.expect[k].p[i];
     }
-    const auto value = p_only ? ClauseId::MatchAllPred : value_clause(f);
+    // Wrong values that some other set of lanes gives, each of them, break the rule of who takes
+    // part, though no one change of that rule reproduces them all.
+    bool other_lanes = !p_only;
+    for (std::size_t q = 0; q < pairs.size() && other_lanes; ++q) {
+      if (!open[q]) continue;
+      const auto given = some_lanes_give(answers[pairs[q].answer], pairs[q].round,
+                                         static_cast<unsigned>(pairs[q].lane));
+      other_lanes = given && *given;
+    }
+    const auto value = p_only        ? ClauseId::MatchAllPred
+                       : other_lanes ? participants_clause(f)
+                                     : value_clause(f);
     auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                            [&](const ClauseCharge& c) { return c.clause == value; });
-    if (it == dg.clauses.end()) dg.clauses.push_back({value, "", dg.unexplained, false, ""});
+    if (it == dg.clauses.end())
+      dg.clauses.push_back(
+          {value, "", dg.unexplained, false,
+           other_lanes ? "with values that other sets of lanes give: each wrong value is the "
+                         "operation over some set of lanes with the lane in it, though no one "
+                         "change of who takes part gives them all"
+                       : ""});
   }
   return dg;
 }

@@ -228,6 +228,20 @@ std::vector<Case> cases() {
   yes("status.exited_operand_matters",
       warp(kMinU, {full().a([](unsigned i) { return i < 28 ? 5 : 3; }).exit(0xf0000000u)}));
   no("status.exited_operand_matters", warp(kAll32, {lanes(0xfffe).vals({1}).exit(1)}));
+  // Every lane decides another lane's result somewhere: here each lane's non-zero term of a sum.
+  yes("result.every_lane_matters", warp(kAddU, {full().a([](unsigned i) { return i + 1; })}));
+  no("result.every_lane_matters",  // lane 5 holds the identity: leaving it out changes nothing
+     warp(kAddU, {full().a([](unsigned i) { return i + 1; }).a_at(5, 0)}));
+  // Sixteen pairs; the one true vote of each pair decides .any, then the other lane's does.
+  const auto pairs = [] {
+    WarpB w;
+    for (unsigned i = 0; i < 32; i += 2) w.run(3u << i, 3u << i);
+    return w;
+  };
+  yes("result.every_lane_matters",
+      warp(kVAny, {pairs().a([](unsigned i) { return i % 2; }),
+                   pairs().a([](unsigned i) { return 1 - i % 2; })}));
+  no("result.every_lane_matters", warp(kVAny, {pairs().a([](unsigned i) { return i % 2; })}));
   // Exited lanes read as 0 (a slot never written): they join the lanes that hold 0.
   yes("status.exited_zero_matters", warp(kAny32, {full().vals({0}).exit(0xf0000000u)}));
   no("status.exited_zero_matters", warp(kAny32, {full().vals({1}).exit(0xf0000000u)}));
@@ -295,6 +309,12 @@ std::vector<Case> cases() {
   no("result.ballot_empty", warp(kBallot, {full().vals({1})}));
   yes("result.ballot_full", warp(kBallot, {full().vals({1})}));
   no("result.ballot_full", warp(kBallot, {full().vals({1}).a_at(31, 0)}));
+  yes("result.ballot_bits_in_idle_group",
+      warp(kBallot, {full().vals({1}), full().vals({1}).exit(0xff000000u)}));
+  no("result.ballot_bits_in_idle_group",  // lane 31 still executes in that group of 8
+     warp(kBallot, {full().vals({1}), full().vals({1}).exit(0x7f000000u)}));
+  no("result.ballot_bits_in_idle_group",  // no mask names the group's lanes
+     warp(kBallot, {full().vals({1}), lanes(0x00ffffffu).vals({1}).exit(0xff000000u)}));
   yes("result.ballot_bit31", warp(kBallot, {full().a([](unsigned i) { return i == 31; })}));
   no("result.ballot_bit31", warp(kBallot, {full().vals({1})}));
   no("result.ballot_bit31", warp(kBallot, {full().a([](unsigned i) { return i == 0; })}));

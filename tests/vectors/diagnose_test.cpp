@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -307,7 +308,28 @@ TEST(Diagnose, ANegationAppliedToTheVoteInsteadOfEachPredicateIsChargedToNegatio
   const auto& f = failures_of(rep, spec::FormId::VoteAll);
   EXPECT_TRUE(f.diagnosis.mutants.empty());
   ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
-  EXPECT_FALSE(f.diagnosis.clauses.front().because.empty());
+  EXPECT_NE(render(rep, 50).find("the ! applied to the answer instead of to each predicate"),
+            std::string::npos);
+}
+
+TEST(Diagnose, FailuresOnlyWhereTheSourceIsNegatedAreChargedToNegationWhenNoReadingShowsThem) {
+  // vote.all with !a gives its lowest executing lane the opposite answer: no reading reproduces
+  // that, but the failures fall only on negated vectors while plain ones pass.
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::VoteAll || !v.instr.instr.negate) return o;
+    for (auto& r : o)
+      for (std::size_t i = 0; i < r.d.size(); ++i)
+        if (r.present[i]) {
+          r.d[i] = !r.d[i];
+          break;
+        }
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::VoteAll);
+  EXPECT_TRUE(f.diagnosis.mutants.empty());
+  ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_FALSE(f.diagnosis.clauses.front().because.empty()) << render(rep, 50);
   EXPECT_NE(render(rep, 50).find("charged because the form fails only where the source is negated"),
             std::string::npos);
 }
@@ -394,6 +416,30 @@ TEST(Diagnose, ExitedLanesReadFromASlotNeverClearedAreAParticipantsBug) {
   const auto& f = failures_of(rep, spec::FormId::ReduxMaxS32);
   EXPECT_TRUE(f.diagnosis.mutants.empty()) << render(rep, 50);
   EXPECT_EQ(clause_keys(f), std::vector<std::string>{"redux.participants"}) << render(rep, 50);
+}
+
+TEST(Diagnose, WrongSetsThatOtherLanesWouldGiveAreChargedToWhoTakesPart) {
+  // match.any leaves the highest taking-part lane out of every other lane's set: which lane that
+  // is changes from state to state, so no one reading reproduces it, but every wrong set is one
+  // that some set of lanes holding the value gives.
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::MatchAnyB32) return o;
+    for (auto& r : o) {
+      uint32_t all = 0;
+      for (std::size_t i = 0; i < r.d.size(); ++i)
+        if (r.present[i]) all |= r.d[i];
+      if (!all) continue;
+      const uint32_t top = 1u << (31 - std::countl_zero(all));
+      for (std::size_t i = 0; i < r.d.size(); ++i)
+        if (r.present[i] && (1u << i) != top) r.d[i] &= ~top;
+    }
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::MatchAnyB32);
+  EXPECT_TRUE(f.diagnosis.mutants.empty()) << render(rep, 50);
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"match.participants"}) << render(rep, 50);
+  EXPECT_NE(render(rep, 50).find("values that other sets of lanes give"), std::string::npos);
 }
 
 TEST(Diagnose, ACataloguedBugIsNotNamedWhenAnotherBugAnswersEveryVectorAlike) {
