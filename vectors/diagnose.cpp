@@ -801,13 +801,16 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   };
   for (std::size_t r = 0; r < defs.size(); ++r)
     if (scores[r].exact && lane_specific(r)) dg.exact_lane_readings.push_back(defs[r].text);
-  for (std::size_t r = 0; r < defs.size(); ++r)
-    if (scores[r].exact &&
-        (!lane_specific(r) || scores[r].vectors >= 2 || family.lane_readings.count(defs[r].text))) {
-      dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
-      dg.unexplained = 0;
-      return dg;
-    }
+  // A reading of the whole rule comes before one that names a lane: when both reproduce every
+  // answer, the lane is the likelier coincidence (any of several lanes often would do).
+  for (const bool lanes : {false, true})
+    for (std::size_t r = 0; r < defs.size(); ++r)
+      if (scores[r].exact && lane_specific(r) == lanes &&
+          (!lanes || scores[r].vectors >= 2 || family.lane_readings.count(defs[r].text))) {
+        dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
+        dg.unexplained = 0;
+        return dg;
+      }
   // Failures only where the source predicate is negated, while the instruction without `!`
   // passes on two or more vectors: the negation is applied wrongly, whatever it does.
   if (std::find(f.clauses.begin(), f.clauses.end(), ClauseId::VoteNegate) != f.clauses.end()) {

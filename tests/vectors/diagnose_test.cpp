@@ -265,6 +265,24 @@ TEST(Diagnose, EvidenceFromTheOtherFormsOfAFamilyCounts) {
   EXPECT_GE(forms, 2u) << render(rep, 50);
 }
 
+TEST(Diagnose, AReadingOfTheWholeRuleComesBeforeOneThatNamesALane) {
+  // vote.any drops the ! of its source. On the kept suite "lane k always takes part" reproduces
+  // its answers too, for any one of many lanes; the negation's reading is the likelier one.
+  const auto& s = suite();
+  auto rep = check_on_kept_suite([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::VoteAny || !v.instr.instr.negate) return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d;
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::VoteAny);
+  ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_FALSE(f.diagnosis.named()) << render(rep, 50);
+}
+
 TEST(Diagnose, ExitedLanesReadAsZeroAreAParticipantsBugNotTheStaleOperandMutant) {
   // The catalogued exited_counted lets exited lanes take part with their stale operands; this
   // implementation zeroes their registers first.
