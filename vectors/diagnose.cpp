@@ -584,6 +584,29 @@ std::vector<Vector> probes(const std::vector<spec::ParsedInstr>& instrs) {
   return out;
 }
 
+}  // namespace
+
+bool nan_takes_part(const Vector& v, std::size_t k, const Expected& e) {
+  const auto& f = spec::form_info(v.instr.instr.form);
+  const bool b64 = f.a_type == spec::OperandType::B64;
+  const auto& w = v.rounds[k].warp;
+  uint32_t part = 0;
+  for (unsigned i = 0; i < 32; ++i)
+    if (i < e.executes.size() && e.executes[i])
+      part |= v.instr.instr.imm_mask.value_or(w.mask[i]);
+  for (unsigned j = 0; j < 32; ++j) {
+    if (!((part >> j) & 1u) || w.exited[j]) continue;
+    const uint64_t a = w.a[j];
+    const bool nan = b64 ? (a & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+                               (a & 0x000fffffffffffffull) != 0
+                         : (a & 0x7f800000u) == 0x7f800000u && (a & 0x007fffffu) != 0;
+    if (nan) return true;
+  }
+  return false;
+}
+
+namespace {
+
 // Readings that reproduce every answer, as the lone catalogued mutant `m` does, yet are another
 // bug: on some probe state the two answer differently.
 std::vector<std::string> other_explanations(MutantId m, const std::vector<Answered>& answers,
@@ -717,17 +740,30 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     dg.unexplained = 0;
     return dg;
   }
-  // A collective that never completes a round without undefined behaviour waits for a lane it
-  // must not wait for: that breaks the rule of who takes part, whatever its values do.
-  if (f.family != Family::WarpBarrier && f.family != Family::CtaBarrier &&
-      std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
-        for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
-          if (a.expect[k].ub.empty() && a.observed[k].hang) return true;
-        return false;
-      }))
-    dg.clauses.push_back({participants_clause(f),
-                          "waiting for a lane it must not wait for: a round never completed", 0,
-                          false, ""});
+  // A collective that never completes a round without undefined behaviour (it hangs, or aborts)
+  // most often waits for a lane it must not wait for: that breaks the rule of who takes part,
+  // whatever its values do. A match that stops only where a NaN bit pattern takes part compares
+  // values as floating-point numbers instead (a NaN never equals itself, so a loop that removes
+  // the lanes equal to a chosen one never ends): that breaks the rule of comparing bits.
+  std::size_t hung = 0, hung_over_nan = 0;
+  for (const auto& a : answers)
+    for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
+      if (a.expect[k].ub.empty() && a.observed[k].hang) {
+        ++hung;
+        hung_over_nan += f.family == Family::Match && nan_takes_part(a.vector, k, a.expect[k]);
+      }
+  if (f.family != Family::WarpBarrier && f.family != Family::CtaBarrier && hung > 0) {
+    if (hung_over_nan == hung)
+      dg.clauses.push_back({ClauseId::MatchCompareBits, "", 0, false,
+                            "only where a NaN bit pattern takes part, and there by never "
+                            "completing the round: compared as floating-point values, a NaN "
+                            "never equals itself"});
+    else
+      dg.clauses.push_back({participants_clause(f),
+                            "a round never completed (it hung or aborted), as if waiting for a "
+                            "lane it must not wait for",
+                            0, false, ""});
+  }
   if (pairs.empty()) {
     // No wrong value: the form fails by not completing or by giving no result. For a barrier,
     // whose whole meaning is when it releases, that breaks the rule of who it waits for.

@@ -380,7 +380,29 @@ TEST(Diagnose, ACollectiveThatHangsOnADefinedRoundBreaksWhoTakesPart) {
   const auto& f = failures_of(rep, spec::FormId::ReduxAddU32);
   EXPECT_TRUE(f.diagnosis.mutants.empty()) << render(rep, 50);
   EXPECT_EQ(clause_keys(f), std::vector<std::string>{"redux.participants"}) << render(rep, 50);
-  EXPECT_NE(render(rep, 50).find("waiting for a lane it must not wait for"), std::string::npos);
+  EXPECT_NE(render(rep, 50).find("as if waiting for a lane it must not wait for"),
+            std::string::npos);
+}
+
+TEST(Diagnose, AMatchThatHangsOnlyWhereANanTakesPartBreaksTheBitComparison) {
+  // A float __match_any_sync that removes the lanes equal to a chosen value until none is left:
+  // with a NaN among the lanes that take part it never ends.
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::MatchAnyB32) return o;
+    const auto e = expected(v, suite().target, suite().ptx);
+    for (std::size_t k = 0; k < o.size(); ++k)
+      if (e[k].ub.empty() && nan_takes_part(v, k, e[k])) {
+        o[k].hang = true;
+        o[k].present.assign(o[k].present.size(), 0);
+        for (auto r = k + 1; r < o.size(); ++r) o[r].present.assign(o[r].present.size(), 0);
+        break;
+      }
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::MatchAnyB32);
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"match.compare.bits"}) << render(rep, 50);
+  EXPECT_NE(render(rep, 50).find("a NaN never equals itself"), std::string::npos);
 }
 
 TEST(Diagnose, APredicateReadAsItsBitZeroIsChargedToTheValueRuleNotToWhoTakesPart) {
