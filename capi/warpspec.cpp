@@ -255,6 +255,7 @@ const char* ws_instr_form(const ws_instr* in) { return in ? in->form.c_str() : "
 int ws_instr_is_block(const ws_instr* in) { return in && in->block; }
 int ws_instr_writes_d(const ws_instr* in) { return in && in->writes_d; }
 int ws_instr_writes_p(const ws_instr* in) { return in && in->parsed.instr.write_p; }
+int ws_instr_negates(const ws_instr* in) { return in && in->parsed.instr.negate; }
 
 // ------------------------------------------------------------------------------------ states
 
@@ -543,7 +544,11 @@ ws_status ws_vectors_round_warp(const ws_vectors* v, size_t k, ws_warp_state* st
   return guarded([&]() -> ws_status {
     if (auto st = current_round(v, k, false)) return st;
     const auto& w = v->vector.rounds[k].warp;
-    if (state) from_warp(w, state);
+    if (state) {
+      from_warp(w, state);
+      if (const auto imm = v->vector.instr.instr.imm_mask)
+        for (unsigned i = 0; i < WS_LANES; ++i) state->mask[i] = *imm;
+    }
     if (expected) {
       const auto& it = v->instrs.at(v->vector.instr.text);
       fill_warp_answer(model::evaluate(v->vector.instr.instr, w, it->target, it->ptx), expected);

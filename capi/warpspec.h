@@ -87,6 +87,8 @@ WS_API int ws_instr_is_block(const ws_instr *instr);
 WS_API int ws_instr_writes_d(const ws_instr *instr);
 /* 1 when the instruction writes a second destination p (match.all's `d|p`). */
 WS_API int ws_instr_writes_p(const ws_instr *instr);
+/* 1 when the source predicate is negated (`!a` in vote.sync and bar.red). */
+WS_API int ws_instr_negates(const ws_instr *instr);
 
 /* ------------------------------------------------------------------------------------------
  * States and answers */
@@ -200,7 +202,8 @@ WS_API const char *ws_vectors_ptx(const ws_vectors *vectors);
 /* The next vector; WS_END after the last. A vector left without answers counts as skipped. */
 WS_API ws_status ws_vectors_next(ws_vectors *vectors, ws_vector *out);
 /* Round k of the current vector: its state, and (when `expected` is not NULL) the
- * specification's answer. */
+ * specification's answer. A membermask written as an immediate in the instruction is filled in
+ * as every lane's `mask`. */
 WS_API ws_status ws_vectors_round_warp(const ws_vectors *vectors, size_t k, ws_warp_state *state,
                                 ws_warp_answer *expected);
 WS_API ws_status ws_vectors_round_block(const ws_vectors *vectors, size_t k, ws_block_state *state,

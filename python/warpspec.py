@@ -130,6 +130,7 @@ def _lib():
         "ws_instr_is_block": (c.c_int, [c.c_void_p]),
         "ws_instr_writes_d": (c.c_int, [c.c_void_p]),
         "ws_instr_writes_p": (c.c_int, [c.c_void_p]),
+        "ws_instr_negates": (c.c_int, [c.c_void_p]),
         "ws_warp_state_init": (None, [P(WarpState)]),
         "ws_block_state_init": (c.c_int, [P(BlockState), c.c_size_t]),
         "ws_eval_warp": (c.c_int, [c.c_void_p, P(WarpState), P(WarpAnswer)]),
@@ -221,6 +222,7 @@ class Instr:
     is_block = property(lambda self: bool(_lib().ws_instr_is_block(self._h)))
     writes_d = property(lambda self: bool(_lib().ws_instr_writes_d(self._h)))
     writes_p = property(lambda self: bool(_lib().ws_instr_writes_p(self._h)))
+    negates = property(lambda self: bool(_lib().ws_instr_negates(self._h)))
 
     def eval(self, state):
         """The specification's answer on a WarpState (WarpAnswer) or BlockState (BlockAnswer)."""
