@@ -21,6 +21,7 @@
 #include "model/input.hpp"
 #include "spec/instr_parse.hpp"
 #include "vectors/check.hpp"
+#include "vectors/designs.hpp"
 #include "vectors/diagnose.hpp"
 #include "vectors/format.hpp"
 
@@ -234,10 +235,15 @@ ws_status ws_instr_parse(const char* text, const char* target, const char* ptx, 
       if (!p) return fail(WS_EPARSE, std::string("unknown PTX ISA version '") + ptx + "' (e.g. 8.8)");
       in->ptx = *p;
     }
-    auto parsed = spec::parse_instruction(text);
-    if (auto* e = std::get_if<spec::ParseError>(&parsed))
-      return fail(WS_EPARSE, "column " + std::to_string(e->column) + ": " + e->message);
-    in->parsed = std::get<spec::ParsedInstr>(std::move(parsed));
+    if (const auto form = spec::find_form(text)) {
+      // A form's name alone: its instruction with register operands ("d, a, m").
+      in->parsed = vectors::cover_instructions(*form).front();
+    } else {
+      auto parsed = spec::parse_instruction(text);
+      if (auto* e = std::get_if<spec::ParseError>(&parsed))
+        return fail(WS_EPARSE, "column " + std::to_string(e->column) + ": " + e->message);
+      in->parsed = std::get<spec::ParsedInstr>(std::move(parsed));
+    }
     const auto& f = spec::form_info(in->parsed.instr.form);
     const auto avail = spec::check_availability(f.avail, in->target, in->ptx);
     if (!avail.available) return fail(WS_EUNAVAILABLE, avail.reason);

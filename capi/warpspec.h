@@ -71,8 +71,9 @@ WS_API void ws_free(void *p);
 
 typedef struct ws_instr ws_instr;
 
-/* Parses PTX text ("vote.sync.ballot.b32 d, !a, 0xffffffff;") or an intrinsic call
- * ("__match_any_sync(m, (float)x)") for a target ("sm_90"; NULL: sm_90) and a PTX ISA version
+/* Parses PTX text ("vote.sync.ballot.b32 d, !a, 0xffffffff;"), an intrinsic call
+ * ("__match_any_sync(m, (float)x)") or a form's name alone ("match.all.sync.b64": its
+ * instruction with register operands, "match.all.sync.b64 d|p, a, m;") for a target ("sm_90"; NULL: sm_90) and a PTX ISA version
  * ("8.8"; NULL: the newest the catalog knows). WS_EPARSE carries the column in its message;
  * WS_EUNAVAILABLE says why the form cannot be used there. */
 WS_API ws_status ws_instr_parse(const char *text, const char *target, const char *ptx, ws_instr **out);

@@ -213,7 +213,7 @@ class Instr:
         self._h = h
 
     def __del__(self):
-        if getattr(self, "_owned", False) and self._h:
+        if getattr(self, "_owned", False) and getattr(self, "_h", None):
             _lib().ws_instr_free(self._h)
             self._h = None
 
@@ -297,7 +297,7 @@ class Vectors:
         self._cur = None
 
     def close(self):
-        if self._h:
+        if getattr(self, "_h", None):
             _lib().ws_vectors_close(self._h)
             self._h = None
 

@@ -24,6 +24,10 @@ static void instructions(void) {
   EXPECT(strcmp(ws_instr_form(in), "vote.sync.ballot.b32") == 0);
   EXPECT(!ws_instr_is_block(in) && ws_instr_writes_d(in) && !ws_instr_writes_p(in));
   ws_instr_free(in);
+  /* A form's name alone stands for its instruction with register operands. */
+  EXPECT(ws_instr_parse("match.all.sync.b64", NULL, NULL, &in) == WS_OK);
+  EXPECT(strcmp(ws_instr_text(in), "match.all.sync.b64 d|p, a, m;") == 0 && ws_instr_writes_p(in));
+  ws_instr_free(in);
 
   in = (ws_instr *)1;
   EXPECT(ws_instr_parse("vote.sync.sideways.pred d, a, m;", NULL, NULL, &in) == WS_EPARSE);

@@ -31,6 +31,8 @@ expect(not v and v.what == "d" and v.lanes == 0xfffffffd and v.clause.startswith
 text = ballot.explain(s, d=[0xaaaaaaaa] * 32)
 expect("vote.sync.ballot.b32" in text and "differs" in text, "the explanation has a lane table")
 
+expect(ws.Instr("bar.red.popc.u32").text == "bar.red.popc.u32 d, 0, a;", "a form's name alone")
+
 try:
     ws.Instr("vote.sync.sideways.pred d, a, m;")
     expect(False, "an unknown instruction raises")
