@@ -837,6 +837,15 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   };
   for (std::size_t r = 0; r < defs.size(); ++r)
     if (scores[r].exact && lane_specific(r)) dg.exact_lane_readings.push_back(defs[r].text);
+  // Where the family fails only on negated vectors, a reading of the negation that reproduces
+  // every answer comes first: the family's evidence points at it.
+  if (family.fails_only_negated)
+    for (std::size_t r = 0; r < defs.size(); ++r)
+      if (scores[r].exact && defs[r].clause == ClauseId::VoteNegate) {
+        dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
+        dg.unexplained = 0;
+        return dg;
+      }
   // A reading of the whole rule comes before one that names a lane: when both reproduce every
   // answer, the lane is the likelier coincidence (any of several lanes often would do).
   for (const bool lanes : {false, true})

@@ -283,6 +283,29 @@ TEST(Diagnose, AReadingOfTheWholeRuleComesBeforeOneThatNamesALane) {
   EXPECT_FALSE(f.diagnosis.named()) << render(rep, 50);
 }
 
+TEST(Diagnose, WhereTheFamilyFailsOnlyWhenNegatedTheNegationsReadingComesFirst) {
+  // Every vote reads !a as ~a != 0 (a bitwise complement). On the kept suite vote.uni fails on
+  // one vector, where reading each predicate as its bit 0 reproduces it as well; the family
+  // fails only on negated vectors, which points at the negation.
+  const auto& s = suite();
+  auto rep = check_on_kept_suite([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (spec::form_info(v.instr.instr.form).family != spec::Family::Vote ||
+        !v.instr.instr.negate)
+      return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    for (auto& r : c.rounds)
+      for (auto& a : r.warp.a) a = ~static_cast<uint32_t>(a) != 0;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d;
+    return o;
+  });
+  for (const auto& f : rep.failures)
+    EXPECT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_GE(rep.failures.size(), 2u) << render(rep, 50);
+}
+
 TEST(Diagnose, ExitedLanesReadAsZeroAreAParticipantsBugNotTheStaleOperandMutant) {
   // The catalogued exited_counted lets exited lanes take part with their stale operands; this
   // implementation zeroes their registers first.
