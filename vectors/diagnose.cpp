@@ -151,6 +151,9 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     if (f.d_type == spec::ResultType::Pred)
       out.push_back({Change::NegateAfter, 0, value,
                      "the ! applied to the answer instead of to each predicate"});
+    if (f.mode == Mode::Popc)
+      out.push_back({Change::NegateAfter, 0, value,
+                     "the ! applied to the count: the block's size less the true predicates"});
     out.push_back({Change::CarriesPrevious, 0, value,
                    "the previous barrier's result carried into this one (never reset)"});
     if (f.mode == Mode::Popc)
@@ -477,7 +480,9 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
     for (std::size_t i = 0; i < o.d.size(); ++i) {
       switch (d.change) {
         case Change::NegateAfter:
-          if (v.instr.instr.negate) o.d[i] = o.d[i] == 0;
+          if (v.instr.instr.negate)
+            o.d[i] = f.mode == Mode::Popc ? static_cast<uint32_t>(o.d.size()) - o.d[i]
+                                          : uint32_t{o.d[i] == 0};
           break;
         case Change::Inverted:
           if (f.family == Family::Match)
@@ -839,9 +844,13 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     if (scores[r].exact && lane_specific(r)) dg.exact_lane_readings.push_back(defs[r].text);
   // Where the family fails only on negated vectors, a reading of the negation that reproduces
   // every answer comes first: the family's evidence points at it.
+  const auto of_negation = [&](std::size_t r) {
+    const auto c = defs[r].change;
+    return c == Change::NegateToggled || c == Change::NegateBitwise || c == Change::NegateAfter;
+  };
   if (family.fails_only_negated)
     for (std::size_t r = 0; r < defs.size(); ++r)
-      if (scores[r].exact && defs[r].clause == ClauseId::VoteNegate) {
+      if (scores[r].exact && of_negation(r)) {
         dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
         dg.unexplained = 0;
         return dg;

@@ -306,6 +306,34 @@ TEST(Diagnose, WhereTheFamilyFailsOnlyWhenNegatedTheNegationsReadingComesFirst) 
   EXPECT_GE(rep.failures.size(), 2u) << render(rep, 50);
 }
 
+TEST(Diagnose, ABlockBarrierThatNegatesItsAnswerIsChargedToTheValueRule) {
+  // bar.red with !a reduces a and then negates the answer: .and and .or invert it, .popc
+  // subtracts the count from the block's size (exited threads included), which on the kept
+  // suite's one negated count reads as well as exited threads passing 0.
+  const auto& s = suite();
+  auto rep = check_on_kept_suite([&](const Vector& v) {
+    auto o = spec_answer(v);
+    const auto& f = spec::form_info(v.instr.instr.form);
+    if (f.family != spec::Family::CtaBarrier || !v.instr.instr.negate) return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k)
+      for (std::size_t t = 0; t < o[k].d.size(); ++t)
+        o[k].d[t] = f.mode == spec::Mode::Popc ? static_cast<uint32_t>(o[k].d.size()) - x[k].d[t]
+                                               : uint32_t{x[k].d[t] == 0};
+    return o;
+  });
+  for (const auto& f : rep.failures) {
+    const auto mode = spec::form_info(f.form).mode;
+    const std::string want = mode == spec::Mode::Popc ? "cta.count"
+                             : mode == spec::Mode::And ? "cta.and"
+                                                       : "cta.or";
+    EXPECT_EQ(clause_keys(f), std::vector<std::string>{want}) << render(rep, 50);
+  }
+  EXPECT_EQ(rep.failures.size(), 3u) << render(rep, 50);
+}
+
 TEST(Diagnose, ExitedLanesReadAsZeroAreAParticipantsBugNotTheStaleOperandMutant) {
   // The catalogued exited_counted lets exited lanes take part with their stale operands; this
   // implementation zeroes their registers first.
