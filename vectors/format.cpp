@@ -212,13 +212,22 @@ struct Where {
   const char* base;
   long index;  // -1: none
   const char* field;
+  long lane = -1;  // an element of the field's list; -1: the field itself
   std::string str() const {
     std::string s = base;
     if (index >= 0) s += "[" + std::to_string(index) + "]";
     if (field && *field) s += std::string(".") + field;
+    if (lane >= 0) s += "[" + std::to_string(lane) + "]";
     return s;
   }
+  Where at(std::size_t i) const { return {base, index, field, static_cast<long>(i)}; }
 };
+
+// Where element i of a per-lane field is: the element of a list, or the field itself when one
+// value stands for every lane.
+Where elem(const json::Value& list, const Where& w, std::size_t i) {
+  return list.kind == json::Kind::Array ? w.at(i) : w;
+}
 
 struct LineCtx {
   const std::string& file;
@@ -227,6 +236,10 @@ struct LineCtx {
   [[noreturn]] void fail(const std::string& msg) const { bad(file, line, 1, msg); }
   [[noreturn]] void fail(const Where& w, const std::string& msg) const {
     bad(file, line, 1, w.str() + ": " + msg);
+  }
+  // The same, at the column where `v` starts.
+  [[noreturn]] void fail(const json::Value& v, const Where& w, const std::string& msg) const {
+    bad(file, line, doc.column_of(v), w.str() + ": " + msg);
   }
   const json::Value& need(const json::Value& obj, std::string_view key, const Where& w) const {
     const auto* v = doc.get(obj, key);
@@ -373,7 +386,7 @@ uint64_t read_bits(const LineCtx& c, const json::Value& v, int bits, const Where
   } else if (v.kind == json::Kind::Bool) {
     return v.text == "true";
   }
-  c.fail(w, "expected a " + std::to_string(bits) + "-bit value (\"0x...\" or an integer), found " +
+  c.fail(v, w, "expected a " + std::to_string(bits) + "-bit value (\"0x...\" or an integer), found " +
                 (v.kind == json::Kind::String || v.kind == json::Kind::Number
                      ? "'" + std::string(v.text) + "'"
                      : std::string(json::kind_name(v.kind))));
@@ -783,9 +796,10 @@ void VectorReader::parse_expect(std::string_view line, std::size_t line_no) {
     e.ub.clear();
     if (want_d) {
       const Where dw{"rounds", static_cast<long>(k), "expect.d"};
-      read_list(c, c.need(ex, "d", ew), n, dw, scratch_);
+      const auto& dl = c.need(ex, "d", ew);
+      read_list(c, dl, n, dw, scratch_);
       for (std::size_t i = 0; i < n; ++i)
-        e.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, dw));
+        e.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, elem(dl, dw, i)));
     }
     if (want_p) {
       auto w =
@@ -837,8 +851,10 @@ void VectorReader::parse_dom(std::string_view line, std::size_t line_no) {
     std::vector<uint64_t> a(n, 0);
     if (!syn.none) {
       const Where aw{"rounds", kk, "a"};
-      read_list(c, c.need(r, "a", rw), n, aw, xs);
-      for (std::size_t i = 0; i < n; ++i) a[i] = read_bits(c, *xs[i], cta ? 32 : syn.bits, aw);
+      const auto& al = c.need(r, "a", rw);
+      read_list(c, al, n, aw, xs);
+      for (std::size_t i = 0; i < n; ++i)
+        a[i] = read_bits(c, *xs[i], cta ? 32 : syn.bits, elem(al, aw, i));
     }
     if (cta) {
       round.cta = model::make_cta(n);
@@ -851,15 +867,16 @@ void VectorReader::parse_dom(std::string_view line, std::size_t line_no) {
       round.warp = model::make_warp(v.instr.instr.imm_mask.value_or(0));
       if (!v.instr.instr.imm_mask) {
         const Where mw{"rounds", kk, "mask"};
-        read_list(c, c.need(r, "mask", rw), n, mw, xs);
+        const auto& ml = c.need(r, "mask", rw);
+        read_list(c, ml, n, mw, xs);
         for (std::size_t i = 0; i < n; ++i)
-          round.warp.mask[i] = static_cast<uint32_t>(read_bits(c, *xs[i], 32, mw));
+          round.warp.mask[i] = static_cast<uint32_t>(read_bits(c, *xs[i], 32, elem(ml, mw, i)));
       }
       if (const auto* st = doc_.get(r, "site")) {
         const Where sw{"rounds", kk, "site"};
         read_list(c, *st, n, sw, xs);
         for (std::size_t i = 0; i < n; ++i)
-          round.warp.site[i] = static_cast<uint32_t>(read_bits(c, *xs[i], 32, sw));
+          round.warp.site[i] = static_cast<uint32_t>(read_bits(c, *xs[i], 32, elem(*st, sw, i)));
       }
       for (unsigned i = 0; i < n; ++i) {
         if (exited[i] && inactive[i])
@@ -1079,7 +1096,7 @@ const ResultLine& ResultReader::parse_dom(std::string_view line, std::size_t lin
       read_results(c, *d, n, dw, scratch_);
       for (std::size_t i = 0; i < scratch_.size(); ++i) {
         if (scratch_[i]->kind == json::Kind::Null) continue;
-        o.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, dw));
+        o.d[i] = static_cast<uint32_t>(read_bits(c, *scratch_[i], 32, elem(*d, dw, i)));
         o.present[i] = 1;
       }
       got.have_d = true;
@@ -1092,7 +1109,7 @@ const ResultLine& ResultReader::parse_dom(std::string_view line, std::size_t lin
       got.p_present.assign(n, 0);
       for (std::size_t i = 0; i < scratch_.size(); ++i) {
         if (scratch_[i]->kind == json::Kind::Null) continue;
-        o.p[i] = read_bits(c, *scratch_[i], 1, pw) != 0;
+        o.p[i] = read_bits(c, *scratch_[i], 1, elem(*p, pw, i)) != 0;
         got.p_present[i] = 1;
       }
       got.have_p = true;

@@ -255,13 +255,29 @@ bool scan_value(std::string_view s, std::size_t& pos, ScanError& e, int outer) {
 }
 }  // namespace
 
+namespace {
+// The column in characters of byte `pos`, as an editor counts it: UTF-8 continuation bytes do
+// not count.
+std::size_t column_at(std::string_view s, std::size_t pos) {
+  std::size_t col = 1;
+  for (std::size_t i = 0; i < pos && i < s.size(); ++i)
+    col += (static_cast<unsigned char>(s[i]) & 0xC0u) != 0x80u;
+  return col;
+}
+}  // namespace
+
 bool Document::fail(std::size_t pos, std::string msg) {
   error_ = std::move(msg);
-  // The column in characters, as an editor counts it: UTF-8 continuation bytes do not count.
-  error_col_ = 1;
-  for (std::size_t i = 0; i < pos && i < s_.size(); ++i)
-    error_col_ += (static_cast<unsigned char>(s_[i]) & 0xC0u) != 0x80u;
+  error_col_ = column_at(s_, pos);
   return false;
+}
+
+std::size_t Document::column_of(const Value& v) const {
+  const char* p = v.text.data();
+  if (!p || p < s_.data() || p > s_.data() + s_.size()) return 1;
+  auto pos = static_cast<std::size_t>(p - s_.data());
+  if (v.kind == Kind::String && pos > 0) --pos;  // the opening quote
+  return column_at(s_, pos);
 }
 
 bool Document::parse(std::string_view line, std::span<const std::string_view> skip_keys) {

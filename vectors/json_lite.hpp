@@ -36,6 +36,9 @@ class Document {
   const std::string& error() const { return error_; }
   std::size_t error_column() const { return error_col_; }
 
+  /// Where `v` starts in the line, as a 1-based column in characters (a string: its opening
+  /// quote); 1 for a value that is not in the line.
+  std::size_t column_of(const Value& v) const;
   /// The member `key` of object `v`, or nullptr.
   const Value* get(const Value& v, std::string_view key) const;
   /// The children of array or object `v`, in order.
