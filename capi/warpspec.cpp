@@ -180,17 +180,40 @@ vectors::Vector one_round(const ws_instr* in, const model::Warp* w, const model:
 
 // The clause charged for one step that departs, from the diagnosis of that one answer.
 const char* charged_clause(const ws_instr* in, const vectors::Vector& v,
-                           const vectors::Observed& o) {
-  vectors::Answered a{v, vectors::expected(v, in->target, in->ptx), {o}};
-  const auto dg = vectors::diagnose({a}, in->target, in->ptx);
+                           const std::vector<vectors::Expected>& e, const vectors::Observed& o) {
+  const auto dg = vectors::diagnose({vectors::Answered{v, e, {o}}}, in->target, in->ptx);
   if (!dg.clauses.empty()) return clause_key(dg.clauses.front().clause);
   const auto& f = spec::form_info(in->parsed.instr.form);
   return clause_key(f.clauses.front());
 }
 
+// The verdict on one step, as `check` compares a round (vectors::compare): the kind of the
+// first departure, its lanes, and the clause the diagnosis charges.
+void judge(const ws_instr* in, const vectors::Vector& v, const std::vector<vectors::Expected>& e,
+           const vectors::Observed& o, ws_verdict* out) {
+  *out = ws_verdict{1, 0, "", 0, 0, ""};
+  if (vectors::has_ub(e)) {
+    out->ub = 1;
+    return;
+  }
+  const auto m = vectors::compare(in->parsed, e, {o});
+  using K = vectors::Mismatch::Kind;
+  if (m.kind == K::None) return;
+  out->agree = 0;
+  out->what = m.kind == K::Hang      ? "hang"
+              : m.kind == K::Missing ? "result"
+              : m.kind == K::Ub      ? "ub"
+              : m.what == "p"        ? "p"
+                                     : "d";
+  for (unsigned i : m.lanes)
+    if (i < WS_LANES) out->lanes |= 1u << i;
+  out->first = m.lanes.empty() ? 0 : m.lanes.front();
+  out->clause = charged_clause(in, v, e, o);
+}
+
 // The report `warpspec check` prints for one vector and one answer.
-std::string explain(const ws_instr* in, const vectors::Vector& v, const vectors::Observed& o) {
-  const auto e = vectors::expected(v, in->target, in->ptx);
+std::string explain(const ws_instr* in, const vectors::Vector& v,
+                    const std::vector<vectors::Expected>& e, const vectors::Observed& o) {
   std::string vec = vectors::header_line({in->target, in->ptx, 0, 1, true}) + "\n" +
                     vectors::vector_line(v, e) + "\n";
   const auto& f = spec::form_info(in->parsed.instr.form);
@@ -322,27 +345,19 @@ ws_status ws_step_warp(const ws_instr* in, const ws_warp_state* s, const uint32_
       out->ub = 1;
       return WS_OK;
     }
+    // The common case, agreement, is decided on the lean answer; a departure is then judged
+    // as `check` judges it.
     const uint32_t defined = lanes.defined();
-    uint32_t missing = 0, wrong_d = 0, wrong_p = 0;
-    if (!hang)
-      for (uint32_t m = defined; m; m &= m - 1) {
-        const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-        if (present ? !present[i] : false) {
-          missing |= 1u << i;
-          continue;
-        }
-        if (in->writes_d && d[i] != lanes.d[i]) wrong_d |= 1u << i;
-        if (in->parsed.instr.write_p && (p[i] != 0) != (((lanes.p >> i) & 1u) != 0))
-          wrong_p |= 1u << i;
-      }
-    if (!hang && !missing && !wrong_d && !wrong_p) return WS_OK;
-    out->agree = 0;
-    out->what = hang ? "hang" : missing ? "result" : wrong_d ? "d" : "p";
-    out->lanes = hang ? defined : missing ? missing : wrong_d ? wrong_d : wrong_p;
-    out->first = out->lanes ? static_cast<size_t>(std::countr_zero(out->lanes)) : 0;
+    bool agree = !hang;
+    for (uint32_t m = defined; m && agree; m &= m - 1) {
+      const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+      agree = (!present || present[i]) && (!in->writes_d || d[i] == lanes.d[i]) &&
+              (!in->parsed.instr.write_p || (p[i] != 0) == (((lanes.p >> i) & 1u) != 0));
+    }
+    if (agree) return WS_OK;
     const auto v = one_round(in, &w, nullptr);
     const auto e = vectors::expected(v, in->target, in->ptx);
-    out->clause = charged_clause(in, v, observed(WS_LANES, d, p, present, e[0].executes, hang));
+    judge(in, v, e, observed(WS_LANES, d, p, present, e[0].executes, hang), out);
     return WS_OK;
   });
 }
@@ -355,33 +370,9 @@ ws_status ws_step_block(const ws_instr* in, const ws_block_state* s, const uint3
     if (!d && !hang && in->writes_d) return fail(WS_EINVAL, "no d (NULL) for a form that writes d");
     model::Cta c;
     if (auto st = to_cta(s, c)) return st;
-    const auto r = fast::evaluate_cta(in->parsed.instr, c, in->target, in->ptx);
-    *out = ws_verdict{1, 0, "", 0, 0, ""};
-    if (r.outcome.any_ub) {
-      out->ub = 1;
-      return WS_OK;
-    }
-    const std::size_t n = c.arrive.size();
-    std::size_t first = n;
-    const char* what = "";
-    for (std::size_t t = 0; t < n && !hang; ++t) {
-      if (!r.outcome.executes[t]) continue;
-      const char* here = present && !present[t]            ? "result"
-                         : in->writes_d && d[t] != r.outcome.d ? "d"
-                                                               : "";
-      if (*here && first == n) first = t, what = here;
-      if (*here && t < 32) out->lanes |= 1u << t;
-    }
-    if (!hang && first == n) {
-      out->lanes = 0;
-      return WS_OK;
-    }
-    out->agree = 0;
-    out->what = hang ? "hang" : what;
-    out->first = hang ? 0 : first;
     const auto v = one_round(in, nullptr, &c);
-    std::vector<uint8_t> executes(r.outcome.executes.begin(), r.outcome.executes.end());
-    out->clause = charged_clause(in, v, observed(n, d, nullptr, present, executes, hang));
+    const auto e = vectors::expected(v, in->target, in->ptx);
+    judge(in, v, e, observed(c.arrive.size(), d, nullptr, present, e[0].executes, hang), out);
     return WS_OK;
   });
 }
@@ -396,7 +387,7 @@ char* ws_step_explain_warp(const ws_instr* in, const ws_warp_state* s, const uin
     if (auto st = to_warp(s, w)) return st;
     const auto v = one_round(in, &w, nullptr);
     const auto e = vectors::expected(v, in->target, in->ptx);
-    text = explain(in, v, observed(WS_LANES, d, p, present, e[0].executes, hang));
+    text = explain(in, v, e, observed(WS_LANES, d, p, present, e[0].executes, hang));
     return WS_OK;
   });
   return st == WS_OK ? copy_out(text) : nullptr;
@@ -412,7 +403,7 @@ char* ws_step_explain_block(const ws_instr* in, const ws_block_state* s, const u
     if (auto st = to_cta(s, c)) return st;
     const auto v = one_round(in, nullptr, &c);
     const auto e = vectors::expected(v, in->target, in->ptx);
-    text = explain(in, v, observed(c.arrive.size(), d, nullptr, present, e[0].executes, hang));
+    text = explain(in, v, e, observed(c.arrive.size(), d, nullptr, present, e[0].executes, hang));
     return WS_OK;
   });
   return st == WS_OK ? copy_out(text) : nullptr;

@@ -333,7 +333,8 @@ class Vectors:
     def answer(self, k, d=None, p=None, present=None, hang=False):
         """The implementation's answer for round k of the current vector."""
         if self._cur is not None and self._cur.is_block:
-            s, _ = self.round(k)
+            s = BlockState()  # the round's thread count, without the specification's answer
+            _check(_lib().ws_vectors_round_block(self._h, k, ctypes.byref(s), None))
             n = s.threads
             _check(_lib().ws_vectors_answer_block(self._h, k, _array(ctypes.c_uint32, n, d),
                                                   _array(ctypes.c_uint8, n, present),

@@ -46,12 +46,10 @@ std::optional<std::pair<unsigned, unsigned>> run_of(uint32_t m) {
 }
 
 bool f32_nan(uint64_t x) {
-  return (x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu) != 0;
+  return spec::f32_is_nan(model::Concrete{}, static_cast<uint32_t>(x));
 }
 
-bool f64_nan(uint64_t x) {
-  return (x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0x000fffffffffffffull) != 0;
-}
+bool f64_nan(uint64_t x) { return spec::f64_is_nan(model::Concrete{}, x); }
 
 // The sibling of an .f32 redux form with .abs or .NaN toggled.
 FormId f32_sibling(FormId form, bool toggle_abs, bool toggle_nan) {

@@ -411,10 +411,9 @@ Vector changed(const Def& d, const Vector& v) {
       case Change::NanCanonical: {
         const bool wide = spec::form_info(c.instr.instr.form).a_type == spec::OperandType::B64;
         for (auto& a : w.a) {
-          if (wide && (a & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
-              (a & 0x000fffffffffffffull) != 0)
+          if (wide && spec::f64_is_nan(model::Concrete{}, a))
             a = 0x7ff8000000000000ull;
-          else if (!wide && (a & 0x7f800000u) == 0x7f800000u && (a & 0x007fffffu) != 0)
+          else if (!wide && spec::f32_is_nan(model::Concrete{}, static_cast<uint32_t>(a)))
             a = 0x7fc00000u;
         }
         break;
@@ -601,11 +600,9 @@ bool nan_takes_part(const Vector& v, std::size_t k, const Expected& e) {
       part |= v.instr.instr.imm_mask.value_or(w.mask[i]);
   for (unsigned j = 0; j < 32; ++j) {
     if (!((part >> j) & 1u) || w.exited[j]) continue;
-    const uint64_t a = w.a[j];
-    const bool nan = b64 ? (a & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
-                               (a & 0x000fffffffffffffull) != 0
-                         : (a & 0x7f800000u) == 0x7f800000u && (a & 0x007fffffu) != 0;
-    if (nan) return true;
+    const model::Concrete c;
+    if (b64 ? spec::f64_is_nan(c, w.a[j]) : spec::f32_is_nan(c, static_cast<uint32_t>(w.a[j])))
+      return true;
   }
   return false;
 }

@@ -178,9 +178,10 @@ std::vector<Vector> intrinsic_suite(const Suite& base) {
 
 namespace {
 
-// The C++ type of an overload's value, its return, and how the driver turns bits into a value.
+// An overload as the driver declares and calls it: its return type, its parameter types, and
+// how a lane's thread invokes `fn` (the operand's bits turned into the C type).
 struct Sig {
-  std::string ret, args, call, convert;  // call: how the lane thread invokes `fn`
+  std::string ret, args, call;
 };
 
 Sig signature_of(const spec::IntrinsicInfo& in) {
@@ -203,17 +204,16 @@ Sig signature_of(const spec::IntrinsicInfo& in) {
              ")";
   }
   if (in.value_type == CType::Void)
-    return in.has_mask ? Sig{"void", "unsigned", "fn(L.mask)", ""} : Sig{"void", "", "fn()", ""};
+    return in.has_mask ? Sig{"void", "unsigned", "fn(L.mask)"} : Sig{"void", "", "fn()"};
   if (f.family == spec::Family::CtaBarrier)
-    return {"int", "int", "fn(static_cast<int>(static_cast<uint32_t>(L.a)))", conv};
+    return {"int", "int", "fn(static_cast<int>(static_cast<uint32_t>(L.a)))"};
   if (f.family == spec::Family::Vote) {
     const std::string r = f.mode == spec::Mode::Ballot ? "unsigned" : "int";
-    return {r, "unsigned, int", "fn(L.mask, static_cast<int>(static_cast<uint32_t>(L.a)))", conv};
+    return {r, "unsigned, int", "fn(L.mask, static_cast<int>(static_cast<uint32_t>(L.a)))"};
   }
   std::string ret = f.family == spec::Family::Match ? "unsigned" : t;
-  if (in.pred_out)
-    return {ret, "unsigned, " + t + ", int*", "fn(L.mask, " + conv + ", &pred)", conv};
-  return {ret, "unsigned, " + t, "fn(L.mask, " + conv + ")", conv};
+  if (in.pred_out) return {ret, "unsigned, " + t + ", int*", "fn(L.mask, " + conv + ", &pred)"};
+  return {ret, "unsigned, " + t, "fn(L.mask, " + conv + ")"};
 }
 
 }  // namespace
