@@ -1,8 +1,11 @@
 // warpspec report: the verification report a newcomer runs first. It states the catalog, then
-// checks the model against every witness the project has: the published worked example, and,
-// when built in, the property library and the recorded hardware corpus.
+// checks the model against every witness the project has: the published worked example, the
+// kept conformance suites against a GPU's results for them, and, when built in, the property
+// library and the recorded hardware corpus.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 
@@ -12,6 +15,7 @@
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
 #include "capture/replay.hpp"
 #endif
+#include "vectors/check.hpp"
 #ifdef WARPSPEC_HAVE_CHECKER
 #include "checker/library.hpp"
 #include "checker/prover.hpp"
@@ -92,6 +96,54 @@ bool hardware_corpus(const std::string& dir) {
 }
 #endif
 
+// The kept conformance suites against the results a GPU gave for them (`NAME.jsonl` beside
+// `NAME.DEVICE-results.jsonl`), checked as `warpspec check` checks an implementation.
+bool suites_on_hardware(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::cout << "Conformance suites on hardware (" << dir << "):\n";
+  std::vector<std::pair<fs::path, fs::path>> pairs;  // vectors, results
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const auto name = e.path().filename().string();
+      const auto cut = name.find("-results.jsonl");
+      if (cut == std::string::npos) continue;
+      const auto dot = name.rfind('.', cut);
+      if (dot == std::string::npos) continue;
+      const fs::path suite = e.path().parent_path() / (name.substr(0, dot) + ".jsonl");
+      if (fs::exists(suite)) pairs.emplace_back(suite, e.path());
+    }
+  std::sort(pairs.begin(), pairs.end());
+  if (pairs.empty()) {
+    std::cout << "  no suite with hardware results found: skipped\n\n";
+    return true;
+  }
+  bool ok = true;
+  for (const auto& [suite, results] : pairs) {
+    std::ifstream v(suite), r(results);
+    vectors::CheckReport rep;
+    try {
+      rep = vectors::check(v, suite.string(), r, results.string());
+    } catch (const std::exception& e) {
+      throw Failure{kExitDataError, e.what()};
+    }
+    uint64_t skipped = 0;
+    for (const auto& [form, t] : rep.forms) skipped += t.skipped + t.ub_vectors;
+    const auto name = results.filename().string();
+    const auto device = name.substr(suite.stem().string().size() + 1,
+                                    name.size() - suite.stem().string().size() - 15);
+    const bool agrees = rep.mismatches == 0 && rep.compared > 0;
+    ok = ok && agrees;
+    std::cout << "  " << std::left << std::setw(32) << suite.filename().string() << std::right
+              << "on " << std::left << std::setw(6) << device << std::right << rep.compared
+              << " of " << rep.vectors << " vectors compared (" << skipped
+              << " skipped: the GPU program runs no vector with undefined behaviour): "
+              << (agrees ? "agrees" : rep.compared == 0 ? "NOTHING COMPARED" : "DISAGREES")
+              << "\n";
+  }
+  std::cout << "\n";
+  return ok;
+}
+
 #ifdef WARPSPEC_HAVE_CHECKER
 // Proves the property library (laws and fast == model). Unknown is reported as unknown.
 bool property_library(unsigned timeout_ms) {
@@ -127,7 +179,7 @@ bool property_library(unsigned timeout_ms) {
 }
 #endif
 
-int run_report(const std::string& corpus, unsigned timeout_ms) {
+int run_report(const std::string& corpus, const std::string& suites, unsigned timeout_ms) {
   int semantic = 0, undefined = 0;
   for (const auto& c : spec::kClauses)
     (c.kind == spec::ClauseKind::Semantic ? semantic : undefined)++;
@@ -141,6 +193,7 @@ int run_report(const std::string& corpus, unsigned timeout_ms) {
 #else
   (void)corpus;
 #endif
+  ok = suites_on_hardware(suites) && ok;
 #ifdef WARPSPEC_HAVE_CHECKER
   if (timeout_ms) ok = property_library(timeout_ms) && ok;
 #else
@@ -156,13 +209,18 @@ const bool report_registered = add_command(
     {"report", "Verification report: the model checked against every witness the project has", 5,
      [](CLI::App& sub) {
        auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);
+       auto suites = std::make_shared<std::string>(WARPSPEC_DEFAULT_VECTORS);
        auto timeout = std::make_shared<unsigned>(60000);
        sub.add_option("--corpus", *corpus, "Folder of hardware captures to replay")
+           ->capture_default_str();
+       sub.add_option("--suites", *suites,
+                      "Folder of conformance suites kept with a GPU's results for them "
+                      "(NAME.jsonl beside NAME.DEVICE-results.jsonl)")
            ->capture_default_str();
        sub.add_option("--timeout-ms", *timeout,
                       "Z3 time per property of the library (0 skips the proofs)")
            ->capture_default_str();
-       return [corpus, timeout] { return run_report(*corpus, *timeout); };
+       return [corpus, suites, timeout] { return run_report(*corpus, *suites, *timeout); };
      }});
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "vectors/emit_cuda.hpp"
 #include "vectors/format.hpp"
 #include "vectors/generate.hpp"
+#include "vectors/intrinsics.hpp"
 #ifdef WARPSPEC_HAVE_CHECKER
 #include "checker/witness.hpp"
 #endif
@@ -26,7 +27,7 @@ struct VectorsOptions {
   std::vector<std::string> forms;
   std::size_t count = 0;
   uint64_t seed = 1;
-  bool boundary = false, report = false, mutants = false, no_z3 = false;
+  bool boundary = false, report = false, mutants = false, no_z3 = false, intrinsics = false;
 };
 
 std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::VectorsHeader& header) {
@@ -40,7 +41,9 @@ std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::Vect
   json::Line line;
   bool empty = true;
   std::vector<vectors::Vector> out;
-  vectors::VectorReader reader(path);
+  // Every vector is held to the specification as `check` holds it: an `expect` that was edited
+  // or has gone stale is refused at its line.
+  std::optional<vectors::VectorReader> reader;
   try {
     while (lines.next(line)) {
       if (empty) {
@@ -49,7 +52,8 @@ std::vector<vectors::Vector> read_vectors(const std::string& path, vectors::Vect
         out.reserve(static_cast<std::size_t>(std::min<uint64_t>(header.count, 1u << 20)));
         continue;
       }
-      out.push_back(reader.read(line).vector);
+      if (!reader) reader.emplace(path, header);
+      out.push_back(reader->expect(line).vector);
     }
   } catch (const vectors::FormatError& e) {
     throw Failure{kExitDataError, e.what()};
@@ -153,10 +157,11 @@ int run_vectors(const VectorsOptions& o) {
   std::map<spec::FormId, vectors::FormCoverage> cov;
   double secs = 0;
   if (!o.in.empty()) {
-    if (!o.forms.empty() || o.count || o.boundary || !o.target.empty() || !o.ptx.empty())
+    if (!o.forms.empty() || o.count || o.boundary || !o.target.empty() || !o.ptx.empty() ||
+        o.intrinsics)
       throw Failure{kExitUsage,
-                    "--in reads an existing file: --form, --count, --boundary, --target and --ptx "
-                    "do not apply"};
+                    "--in reads an existing file: --form, --count, --boundary, --intrinsics, "
+                    "--target and --ptx do not apply"};
     vs = read_vectors(o.in, header);
     if (o.report) cov = vectors::coverage_of(vs, header.target, header.ptx);
   } else {
@@ -180,6 +185,11 @@ int run_vectors(const VectorsOptions& o) {
     }
     const auto t0 = std::chrono::steady_clock::now();
     auto suite = vectors::generate(g);
+    if (o.intrinsics) {
+      // The overloads' own vectors; their coverage is counted again, per lowered form.
+      suite.vectors = vectors::intrinsic_suite(suite);
+      if (o.report) suite.coverage = vectors::coverage_of(suite.vectors, g.target, g.ptx);
+    }
     secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     vs = std::move(suite.vectors);
     cov = std::move(suite.coverage);
@@ -187,16 +197,29 @@ int run_vectors(const VectorsOptions& o) {
   }
   std::ostream& info = o.out.empty() && o.emit.empty() ? std::cerr : std::cout;
   if (!o.emit.empty()) {
-    if (o.emit != "cuda")
-      throw Failure{kExitUsage, "--emit '" + o.emit + "': the only emitter is 'cuda'"};
-    if (o.out.empty()) throw Failure{kExitUsage, "--emit cuda needs -o FILE.cu"};
+    if (o.emit != "cuda" && o.emit != "cpp")
+      throw Failure{kExitUsage, "--emit '" + o.emit + "': the emitters are 'cuda' and 'cpp'"};
+    if (o.out.empty())
+      throw Failure{kExitUsage, "--emit " + o.emit + " needs -o FILE" +
+                                    (o.emit == "cuda" ? ".cu" : ".hpp")};
     vectors::EmitStats st;
-    auto src = vectors::emit_cuda(vs, header, st);
+    std::string src;
+    try {
+      src = o.emit == "cuda" ? vectors::emit_cuda(vs, header, st)
+                             : vectors::emit_cpp_driver(vs, header, st);
+    } catch (const std::invalid_argument& e) {
+      throw Failure{kExitDataError, e.what()};
+    }
     model::OutputFile f(o.out);
     if (f.ok()) f.stream() << src;
     if (!f.commit()) throw Failure{kExitCantCreate, f.error()};
-    info << "wrote " << o.out << ": " << st.vectors << " vectors, " << st.kernels << " kernels, "
-         << st.skipped_ub << " UB vectors listed as skipped\n";
+    if (o.emit == "cuda")
+      info << "wrote " << o.out << ": " << st.vectors << " vectors, " << st.kernels
+           << " kernels, " << st.skipped_ub << " UB vectors listed as skipped\n";
+    else
+      info << "wrote " << o.out << ": " << st.vectors << " vectors for " << st.kernels
+           << " intrinsic overloads, " << st.skipped_ub
+           << " UB vectors reported skipped unless run_ub is set\n";
   } else if (o.in.empty()) {
     auto write = [&](std::ostream& os) {
       os << vectors::header_line(header) << "\n";
@@ -252,11 +275,20 @@ const bool vectors_registered = add_command(
                     "Print which clauses, mutants and coverpoints the vectors cover, per form");
        sub.add_flag("--mutants", o->mutants,
                     "Run the mutant catalog against the vectors; exit 1 if one survives");
-       sub.add_option("--in", o->in, "Use an existing vector file instead of generating one");
+       sub.add_option("--in", o->in,
+                      "Use an existing vector file instead of generating one (every vector is "
+                      "held to the specification: an edited or stale expectation is refused, "
+                      "exit 65)");
        sub.add_option(
            "--reference-results", o->reference,
            "Also write the results a correct implementation gives (the model's answers)");
-       sub.add_option("--emit", o->emit, "Emit 'cuda': one self-checking .cu program (with -o)");
+       sub.add_option("--emit", o->emit,
+                      "Emit 'cuda': one self-checking .cu program; 'cpp': a header-only C++ "
+                      "driver that runs intrinsic vectors against your functions (with -o)");
+       sub.add_flag("--intrinsics", o->intrinsics,
+                    "Write vectors for every CUDA intrinsic overload (__match_any_sync on float, "
+                    "__ballot_sync, __reduce_min_sync on int, ...), spelled as the call, with "
+                    "operands chosen for its C type");
        sub.add_flag("--no-z3", o->no_z3,
                     "Find witnesses by seeded search only, without asking Z3 (the default when "
                     "warpspec is built without Z3)");
@@ -274,7 +306,9 @@ const bool vectors_registered = add_command(
            "  warpspec vectors -o suite.jsonl --report\n"
            "  warpspec vectors --form vote.sync.ballot.b32 --count 1000 --seed 7 -o ballot.jsonl\n"
            "  warpspec vectors --in suite.jsonl --mutants\n"
-           "  warpspec vectors --in suite.jsonl --emit cuda -o suite.cu");
+           "  warpspec vectors --in suite.jsonl --emit cuda -o suite.cu\n"
+           "  warpspec vectors --intrinsics -o intrinsics.jsonl\n"
+           "  warpspec vectors --in intrinsics.jsonl --emit cpp -o intrinsics.hpp");
        return [o] { return run_vectors(*o); };
      }});
 

@@ -443,6 +443,15 @@ void Value::skip() {
   skip(0);
 }
 
+void Value::pass_checked_array(std::size_t bytes) {
+  od::array a;
+  std::string_view raw;
+  if (auto e = v_->get_array().get(a)) doc_->fail(e, path_, Kind::Array);
+  if (auto e = a.raw_json().get(raw)) doc_->fail(e, path_, Kind::Array);
+  // The caller's reading and simdjson's structure must end at the same byte.
+  if (raw.size() != bytes) fail("internal error: a list read in place ends elsewhere");
+}
+
 void Value::skip(int depth) {
   switch (kind()) {
     case Kind::Null:

@@ -146,6 +146,9 @@ class Value {
   class Array array();
   /// Reads and checks any value (a member the format ignores).
   void skip();
+  /// Passes over an array whose `bytes` bytes of text the caller has read and checked itself
+  /// (a list in the layout warpspec writes), without reading its elements again.
+  void pass_checked_array(std::size_t bytes);
   /// Throws `msg` about this value, at its path.
   [[noreturn]] void fail(std::string_view msg) const { doc_->fail(at(), path_, msg); }
   /// Throws `msg` about the member this value is the value of, at its name (a member the format,

@@ -52,6 +52,13 @@ typename D::B f32_is_nan(const D& d, const typename D::W32& x) {
   return d.ult(d.w32(0x7f800000u), x & d.w32(0x7fffffffu));
 }
 
+/// IEEE binary64 NaN test on a bit pattern: exponent all ones and a nonzero fraction.
+template <Domain D>
+typename D::B f64_is_nan(const D& d, const typename D::W64& x) {
+  const auto exp = d.w64(0x7ff0000000000000ull), frac = d.w64(0x000fffffffffffffull);
+  return (x & exp) == exp && (x & frac) != d.w64(0);
+}
+
 /// Clears the sign bit of a binary32 bit pattern (absolute value, NaNs included).
 template <Domain D>
 typename D::W32 f32_abs(const D& d, const typename D::W32& x) {

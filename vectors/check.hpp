@@ -37,6 +37,9 @@ struct FormFailures {
   std::vector<Failure> smallest;  ///< one per kind of mismatch (values, hang, no result, UB)
   bool diagnosed = false;         ///< false when the files could not be read a second time
   Diagnosis diagnosis;            ///< from every vector of the form in the file
+  /// When only some of the form's intrinsic overloads fail, the calls the diagnosis was made
+  /// on (the others' vectors pass and are left out); empty: every vector of the form.
+  std::vector<std::string> diagnosed_calls;
 };
 
 /// The outcome of a check.

@@ -46,12 +46,10 @@ std::optional<std::pair<unsigned, unsigned>> run_of(uint32_t m) {
 }
 
 bool f32_nan(uint64_t x) {
-  return (x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu) != 0;
+  return spec::f32_is_nan(model::Concrete{}, static_cast<uint32_t>(x));
 }
 
-bool f64_nan(uint64_t x) {
-  return (x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0x000fffffffffffffull) != 0;
-}
+bool f64_nan(uint64_t x) { return spec::f64_is_nan(model::Concrete{}, x); }
 
 // The sibling of an .f32 redux form with .abs or .NaN toggled.
 FormId f32_sibling(FormId form, bool toggle_abs, bool toggle_nan) {
@@ -156,6 +154,13 @@ class Reader {
   }
   // Some defined lane gets another answer from a changed copy of the vector.
   bool changed_differs(const Vector& w) const { return answers_differ(expected(w, t_, p_), e_); }
+  // The source predicate is negated, and the same vector without the negation answers otherwise.
+  bool negation_matters() const {
+    if (!v_.instr.instr.negate) return false;
+    Vector w = v_;
+    w.instr.instr.negate = false;
+    return changed_differs(w);
+  }
   bool other_form_differs(FormId other) const {
     Vector w = v_;
     w.instr.instr.form = other;
@@ -402,6 +407,21 @@ bool Reader::warp(CoverpointId id) const {
             return true;
         }
       return false;
+    case C::StatusExitedMatterUnderFullMask: {
+      // The exited lanes come back with their own operands; a full-mask lane's answer changes.
+      const auto e = exited_taking_part(
+          [&](std::size_t k, unsigned j) -> std::optional<uint64_t> {
+            return v_.rounds[k].warp.a[j];
+          });
+      if (!e) return false;
+      for (std::size_t k = 0; k < warps_.size(); ++k)
+        if (any_lane(warps_[k].defined, [&](unsigned i) {
+              return warps_[k].mask[i] == ~0u &&
+                     ((*e)[k].d[i] != e_[k].d[i] || (*e)[k].p[i] != e_[k].p[i]);
+            }))
+          return true;
+      return false;
+    }
     case C::StatusExitedZeroMatters:
       return exited_operands_matter(
           [](std::size_t, unsigned) { return std::optional<uint64_t>{0}; });
@@ -512,6 +532,8 @@ bool Reader::warp(CoverpointId id) const {
     case C::InstrNegatedMixed:
       return v_.instr.instr.negate &&
              any_group([](const auto& xs) { return counts_of(xs).size() == 2; });
+    case C::InstrNegationMatters:
+      return negation_matters();
     case C::InstrNegatedExited:
       return v_.instr.instr.negate && any_defined([](const WarpRound& r, unsigned i) {
                return (r.mask[i] & r.exited) != 0;
@@ -877,6 +899,8 @@ bool Reader::block(CoverpointId id) const {
           if (c.exited[t] && (c.pred[t] != 0) == v_.instr.instr.negate) return false;
         return true;
       });
+    case C::InstrNegationMatters:
+      return negation_matters();
     case C::InstrNegatedExited:
       return v_.instr.instr.negate && any_round([&](const model::Cta& c, const Expected&) {
                const auto s = census(c);

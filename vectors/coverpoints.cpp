@@ -39,6 +39,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultGroupNotPowerOfTwo, "result.group_not_power_of_two", S::ReduxInt, false, "A reduction combines three or more non-zero operands, a count that is not a power of two: a pairwise tree over them has one left over."},
   {C::StatusExitedOperandMatters, "status.exited_operand_matters", S::Collective, false, "Letting the exited lanes a membermask names take part would change a result, and with their stale operands otherwise than with zeros."},
   {C::StatusExitedZeroMatters, "status.exited_zero_matters", S::ZeroMatters, false, "Letting the exited lanes a membermask names take part with an operand of 0 would change a result (a slot or register never written reads as 0)."},
+  {C::StatusExitedMatterUnderFullMask, "status.exited_matter_under_full_mask", S::Collective, false, "A lane executes with the full membermask 0xffffffff while lanes have exited, and letting the exited lanes take part with their stale operands would change its result: a fast path for the full mask that reads all 32 registers would show."},
   {C::ResultEveryLaneMatters, "result.every_lane_matters", S::CollectiveInt, false, "Each of the 32 lanes, in some round, decides another lane's result: giving its operand another value (the reduction's identity, the other truth value, a value no other lane holds) would change that result. A datapath that drops or repeats one lane shows."},
 
   {C::AAllEqual, "a.all_equal", S::IntValues, false, "Two or more taking-part lanes all hold one value."},
@@ -72,6 +73,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::InstrNegated, "instr.negated", S::Negatable, false, "The source predicate is negated (!a)."},
   {C::InstrNegatedExited, "instr.negated_exited", S::Negatable, false, "The source predicate is negated (!a) while a membermask names an exited lane (in a block: while threads have exited)."},
   {C::InstrNegatedMixed, "instr.negated_mixed", S::Negatable, false, "The source predicate is negated (!a) and true and false predicates take part together: negating the answer instead of each predicate would show."},
+  {C::InstrNegationMatters, "instr.negation_matters", S::NegationShows, false, "The source predicate is negated (!a) and dropping the ! would change a result (for a count: as many true as false predicates would hide it)."},
   {C::APredBit0Misleads, "a.pred_bit0_misleads", S::Negatable, false, "A predicate given as an integer is true when non-zero: reading only its bit 0 would change an answer."},
   {C::APredLowByteMisleads, "a.pred_low_byte_misleads", S::Vote, false, "A predicate given as an integer is true when non-zero: reading only its low byte would change an answer."},
 
@@ -226,6 +228,9 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.d_type == spec::ResultType::Pred;
     case S::Negatable:
       return f.negatable;
+    case S::NegationShows:
+      // vote.uni asks whether the predicates agree, and negating all of them keeps them agreeing.
+      return f.negatable && !(f.family == Fa::Vote && f.mode == M::Uni);
     case S::ReduxInt:
       return redux && !f32;
     case S::ReduxAdd:

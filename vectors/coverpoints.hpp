@@ -42,6 +42,7 @@ enum class CoverpointId : uint8_t {
   ResultGroupNotPowerOfTwo,
   StatusExitedOperandMatters,
   StatusExitedZeroMatters,
+  StatusExitedMatterUnderFullMask,
   ResultEveryLaneMatters,
   // integer and bit-pattern operands (match, integer redux)
   AAllEqual,
@@ -75,6 +76,7 @@ enum class CoverpointId : uint8_t {
   InstrNegated,
   InstrNegatedExited,
   InstrNegatedMixed,
+  InstrNegationMatters,
   APredBit0Misleads,
   APredLowByteMisleads,
   // integer redux results
@@ -158,6 +160,7 @@ enum class CoverScope : uint8_t {
   VoteAllUni,      ///< vote.all and vote.uni
   BoolResult,      ///< vote.all/.any/.uni, bar.red.and/.or
   Negatable,       ///< vote and bar.red (`!a`)
+  NegationShows,   ///< the negatable forms whose answer a negation can change: all but vote.uni
   ReduxInt,        ///< the integer redux forms
   ReduxAdd,        ///< redux.add
   ReduxMinMaxInt,  ///< integer redux.min/.max

@@ -151,6 +151,9 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
     if (f.d_type == spec::ResultType::Pred)
       out.push_back({Change::NegateAfter, 0, value,
                      "the ! applied to the answer instead of to each predicate"});
+    if (f.mode == Mode::Popc)
+      out.push_back({Change::NegateAfter, 0, value,
+                     "the ! applied to the count: the block's size less the true predicates"});
     out.push_back({Change::CarriesPrevious, 0, value,
                    "the previous barrier's result carried into this one (never reset)"});
     if (f.mode == Mode::Popc)
@@ -408,10 +411,9 @@ Vector changed(const Def& d, const Vector& v) {
       case Change::NanCanonical: {
         const bool wide = spec::form_info(c.instr.instr.form).a_type == spec::OperandType::B64;
         for (auto& a : w.a) {
-          if (wide && (a & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
-              (a & 0x000fffffffffffffull) != 0)
+          if (wide && spec::f64_is_nan(model::Concrete{}, a))
             a = 0x7ff8000000000000ull;
-          else if (!wide && (a & 0x7f800000u) == 0x7f800000u && (a & 0x007fffffu) != 0)
+          else if (!wide && spec::f32_is_nan(model::Concrete{}, static_cast<uint32_t>(a)))
             a = 0x7fc00000u;
         }
         break;
@@ -477,7 +479,9 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
     for (std::size_t i = 0; i < o.d.size(); ++i) {
       switch (d.change) {
         case Change::NegateAfter:
-          if (v.instr.instr.negate) o.d[i] = o.d[i] == 0;
+          if (v.instr.instr.negate)
+            o.d[i] = f.mode == Mode::Popc ? static_cast<uint32_t>(o.d.size()) - o.d[i]
+                                          : uint32_t{o.d[i] == 0};
           break;
         case Change::Inverted:
           if (f.family == Family::Match)
@@ -583,6 +587,27 @@ std::vector<Vector> probes(const std::vector<spec::ParsedInstr>& instrs) {
     }
   return out;
 }
+
+}  // namespace
+
+bool nan_takes_part(const Vector& v, std::size_t k, const Expected& e) {
+  const auto& f = spec::form_info(v.instr.instr.form);
+  const bool b64 = f.a_type == spec::OperandType::B64;
+  const auto& w = v.rounds[k].warp;
+  uint32_t part = 0;
+  for (unsigned i = 0; i < 32; ++i)
+    if (i < e.executes.size() && e.executes[i])
+      part |= v.instr.instr.imm_mask.value_or(w.mask[i]);
+  for (unsigned j = 0; j < 32; ++j) {
+    if (!((part >> j) & 1u) || w.exited[j]) continue;
+    const model::Concrete c;
+    if (b64 ? spec::f64_is_nan(c, w.a[j]) : spec::f32_is_nan(c, static_cast<uint32_t>(w.a[j])))
+      return true;
+  }
+  return false;
+}
+
+namespace {
 
 // Readings that reproduce every answer, as the lone catalogued mutant `m` does, yet are another
 // bug: on some probe state the two answer differently.
@@ -717,17 +742,30 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     dg.unexplained = 0;
     return dg;
   }
-  // A collective that never completes a round without undefined behaviour waits for a lane it
-  // must not wait for: that breaks the rule of who takes part, whatever its values do.
-  if (f.family != Family::WarpBarrier && f.family != Family::CtaBarrier &&
-      std::any_of(answers.begin(), answers.end(), [](const Answered& a) {
-        for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
-          if (a.expect[k].ub.empty() && a.observed[k].hang) return true;
-        return false;
-      }))
-    dg.clauses.push_back({participants_clause(f),
-                          "waiting for a lane it must not wait for: a round never completed", 0,
-                          false, ""});
+  // A collective that never completes a round without undefined behaviour (it hangs, or aborts)
+  // most often waits for a lane it must not wait for: that breaks the rule of who takes part,
+  // whatever its values do. A match that stops only where a NaN bit pattern takes part compares
+  // values as floating-point numbers instead (a NaN never equals itself, so a loop that removes
+  // the lanes equal to a chosen one never ends): that breaks the rule of comparing bits.
+  std::size_t hung = 0, hung_over_nan = 0;
+  for (const auto& a : answers)
+    for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
+      if (a.expect[k].ub.empty() && a.observed[k].hang) {
+        ++hung;
+        hung_over_nan += f.family == Family::Match && nan_takes_part(a.vector, k, a.expect[k]);
+      }
+  if (f.family != Family::WarpBarrier && f.family != Family::CtaBarrier && hung > 0) {
+    if (hung_over_nan == hung)
+      dg.clauses.push_back({ClauseId::MatchCompareBits, "", 0, false,
+                            "only where a NaN bit pattern takes part, and there by never "
+                            "completing the round: compared as floating-point values, a NaN "
+                            "never equals itself"});
+    else
+      dg.clauses.push_back({participants_clause(f),
+                            "a round never completed (it hung or aborted), as if waiting for a "
+                            "lane it must not wait for",
+                            0, false, ""});
+  }
   if (pairs.empty()) {
     // No wrong value: the form fails by not completing or by giving no result. For a barrier,
     // whose whole meaning is when it releases, that breaks the rule of who it waits for.
@@ -801,13 +839,29 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   };
   for (std::size_t r = 0; r < defs.size(); ++r)
     if (scores[r].exact && lane_specific(r)) dg.exact_lane_readings.push_back(defs[r].text);
-  for (std::size_t r = 0; r < defs.size(); ++r)
-    if (scores[r].exact &&
-        (!lane_specific(r) || scores[r].vectors >= 2 || family.lane_readings.count(defs[r].text))) {
-      dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
-      dg.unexplained = 0;
-      return dg;
-    }
+  // Where the family fails only on negated vectors, a reading of the negation that reproduces
+  // every answer comes first: the family's evidence points at it.
+  const auto of_negation = [&](std::size_t r) {
+    const auto c = defs[r].change;
+    return c == Change::NegateToggled || c == Change::NegateBitwise || c == Change::NegateAfter;
+  };
+  if (family.fails_only_negated)
+    for (std::size_t r = 0; r < defs.size(); ++r)
+      if (scores[r].exact && of_negation(r)) {
+        dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
+        dg.unexplained = 0;
+        return dg;
+      }
+  // A reading of the whole rule comes before one that names a lane: when both reproduce every
+  // answer, the lane is the likelier coincidence (any of several lanes often would do).
+  for (const bool lanes : {false, true})
+    for (std::size_t r = 0; r < defs.size(); ++r)
+      if (scores[r].exact && lane_specific(r) == lanes &&
+          (!lanes || scores[r].vectors >= 2 || family.lane_readings.count(defs[r].text))) {
+        dg.clauses.push_back({defs[r].clause, defs[r].text, scores[r].count, true, ""});
+        dg.unexplained = 0;
+        return dg;
+      }
   // Failures only where the source predicate is negated, while the instruction without `!`
   // passes on two or more vectors: the negation is applied wrongly, whatever it does.
   if (std::find(f.clauses.begin(), f.clauses.end(), ClauseId::VoteNegate) != f.clauses.end()) {

@@ -74,6 +74,10 @@ struct Diagnosis {
 Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, spec::PtxVersion ptx,
                    const FamilyEvidence& family = {});
 
+/// Some lane that takes part in round `k` of a match vector holds a NaN bit pattern (of float
+/// for .b32, of double for .b64); `e` is the specification's answer for that round.
+bool nan_takes_part(const Vector& v, std::size_t k, const Expected& e);
+
 /// The clause readings that apply to an instruction (exposed for tests).
 std::vector<Reading> readings_for(const spec::ParsedInstr& in);
 

@@ -11,7 +11,38 @@ namespace {
 
 // The inline PTX (or intrinsic call) that runs one instruction on one lane. Inputs: L.a (operand),
 // L.mask; outputs: dv, pv.
+// The intrinsic call itself, for a vector spelled as one (warpspec vectors --intrinsics).
+std::string intrinsic_body(const spec::ParsedInstr& p) {
+  const auto& in = *p.intrinsic;
+  const auto& f = spec::form_info(p.instr.form);
+  const std::string name(in.name);
+  const std::string pred = "static_cast<int>(static_cast<unsigned>(L.a))";
+  std::string value;
+  switch (in.value_type) {
+    case spec::CType::Float:
+      value = "__uint_as_float(static_cast<unsigned>(L.a))";
+      break;
+    case spec::CType::Double:
+      value = "__longlong_as_double(static_cast<long long>(L.a))";
+      break;
+    default:
+      value = "static_cast<" + std::string(spec::ctype_name(in.value_type)) + ">(" +
+              (spec::ctype_bits(in.value_type) == 32 ? "static_cast<unsigned>(L.a)" : "L.a") + ")";
+  }
+  if (in.value_type == spec::CType::Void) return name + (in.has_mask ? "(L.mask);" : "();");
+  if (f.family == spec::Family::CtaBarrier)
+    return "dv = static_cast<unsigned>(" + name + "(" + pred + "))" +
+           (f.d_type == spec::ResultType::Pred ? " != 0;" : ";");
+  if (f.family == spec::Family::Vote)
+    return "dv = static_cast<unsigned>(" + name + "(L.mask, " + pred + "))" +
+           (f.d_type == spec::ResultType::Pred ? " != 0;" : ";");
+  if (in.pred_out)
+    return "{ int q = 0; dv = " + name + "(L.mask, " + value + ", &q); pv = q != 0; }";
+  return "dv = static_cast<unsigned>(" + name + "(L.mask, " + value + "));";
+}
+
 std::string body(const spec::ParsedInstr& p) {
+  if (p.intrinsic) return intrinsic_body(p);
   const auto& f = spec::form_info(p.instr.form);
   const std::string name(f.name);
   const std::string neg = p.instr.negate ? "!" : "";
@@ -82,23 +113,13 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
     table << "  {" << v.id << "ull, " << v.rounds.size() << ", " << (ub ? 1 : 0) << ", "
           << (v.instr.instr.write_p ? 1 : 0) << "},\n";
     for (const auto& r : v.rounds) {
-      const std::size_t n = round_width(v, r);
-      rounds << "  {" << v.id << "ull, " << it->second << ", " << n << ", " << offset << "},\n";
-      for (std::size_t i = 0; i < n; ++i) {
-        unsigned status;
-        uint64_t a;
-        uint32_t mask = 0, site = 0;
-        if (v.is_cta()) {
-          status = r.cta.exited[i] ? 1 : r.cta.arrive[i] ? 0 : 2;
-          a = r.cta.pred[i];
-        } else {
-          status = r.warp.exited[i] ? 1 : r.warp.exec[i] ? 0 : 2;
-          a = r.warp.a[i];
-          mask = v.instr.instr.imm_mask.value_or(r.warp.mask[i]);
-          site = r.warp.site[i];
-        }
+      const auto lanes = lane_records(v, r);
+      rounds << "  {" << v.id << "ull, " << it->second << ", " << lanes.size() << ", " << offset
+             << "},\n";
+      for (const auto& x : lanes) {
         char b[96];
-        std::snprintf(b, sizeof b, "{%u,0x%08xu,%uu,0x%016" PRIx64 "ull},", status, mask, site, a);
+        std::snprintf(b, sizeof b, "{%u,0x%08xu,%uu,0x%016" PRIx64 "ull},", x.status, x.mask,
+                      x.site, x.a);
         data << b;
         if (++offset % 4 == 0) data << "\n";
       }

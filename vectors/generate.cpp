@@ -504,8 +504,9 @@ std::map<FormId, FormCoverage> coverage_of(const std::vector<Vector>& vectors, s
       (c.unreachable.empty() ? fc.coverpoints.push_back(c.id) : fc.unreachable.push_back(c));
     // A coverpoint that cannot be hit on the target is not counted, even where a vector shows
     // the situation (it would be undefined there).
+    const auto& listed = fc.coverpoints;  // clang 14 cannot capture a structured binding
     std::erase_if(fc.hit, [&](CoverpointId c) {
-      return std::find(fc.coverpoints.begin(), fc.coverpoints.end(), c) == fc.coverpoints.end();
+      return std::find(listed.begin(), listed.end(), c) == listed.end();
     });
     std::sort(fc.hit.begin(), fc.hit.end());
   }

@@ -65,10 +65,9 @@ typename D::B float_equal(const D& d, const typename D::W64& x, const typename D
     return !spec::f32_is_nan(d, a) && !spec::f32_is_nan(d, b) &&
            (a == b || spec::is_zero(d, spec::f32_abs(d, a | b)));
   }
-  const auto exp = d.w64(0x7ff0000000000000ull), frac = d.w64(0x000fffffffffffffull);
-  auto nan = [&](const typename D::W64& v) { return (v & exp) == exp && (v & frac) != d.w64(0); };
   const auto abs = d.w64(0x7fffffffffffffffull);
-  return !nan(x) && !nan(y) && (x == y || ((x | y) & abs) == d.w64(0));
+  return !spec::f64_is_nan(d, x) && !spec::f64_is_nan(d, y) &&
+         (x == y || ((x | y) & abs) == d.w64(0));
 }
 
 // The participants' operands added without wrapping and clamped to the type's range: the sum

@@ -4,6 +4,7 @@
 // public header (it brings in simdjson).
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <string>
 
@@ -90,9 +91,68 @@ inline std::optional<uint64_t> word_of(std::string_view s) {
   return lane_value_slow(v, width);
 }
 
+/// Reads in place a list laid out as warpspec writes it: `[`, elements separated by single
+/// commas, `]`, no white space; each element "0x" and 8 (16 above 32 bits) hex digits in quotes,
+/// a decimal of at most nine digits or, when `present` is given, null (no result:
+/// present[i] = 0). Exactly `n` elements, or at most `n`
+/// with `present`. Returns false, having read nothing, for any other text: the general path
+/// reads it then, so both paths give one answer for the lists this one takes.
+template <class T>
+[[gnu::always_inline]] inline bool laid_out_list(json::Value& v, std::size_t n, int width,
+                                                 T* out, uint8_t* present) {
+  const char* const first = v.at();
+  const auto& text = v.doc().line().text;
+  const char* const end = text.data() + text.size();
+  const int digits = width > 32 ? 16 : 8;
+  const char* q = first + 1;
+  std::size_t i = 0;
+  if (*first != '[') return false;
+  if (present && q < end && *q == ']') {
+    ++q;
+  } else {
+    for (;; ++i) {
+      if (i == n) return false;
+      if (end - q >= digits + 5 && q[0] == '"' && q[1] == '0' && (q[2] | 0x20) == 'x' &&
+          q[3 + digits] == '"') {
+        uint64_t x = 0, lo = 0;
+        if (!json::hex8(q + 3, x)) return false;
+        if (digits == 16) {
+          if (!json::hex8(q + 11, lo)) return false;
+          x = x << 32 | lo;
+        }
+        if (!fits(x, width)) return false;  // the general path words the error
+        out[i] = static_cast<T>(x);
+        if (present) present[i] = 1;
+        q += digits + 4;
+      } else if (*q >= '0' && *q <= '9') {
+        // A decimal of at most nine digits without a leading zero (a predicate, a site).
+        uint64_t x = static_cast<unsigned>(*q++ - '0');
+        if (x)
+          for (int k = 1; k < 9 && *q >= '0' && *q <= '9'; ++k)
+            x = x * 10 + static_cast<unsigned>(*q++ - '0');
+        if ((*q >= '0' && *q <= '9') || q >= end || !fits(x, width)) return false;
+        out[i] = static_cast<T>(x);
+        if (present) present[i] = 1;
+      } else if (present && end - q >= 5 && std::memcmp(q, "null", 4) == 0) {
+        q += 4;
+      } else {
+        return false;
+      }
+      if (*q == ']') break;
+      if (*q != ',') return false;
+      ++q;
+    }
+    ++i, ++q;
+    if (!present && i != n) return false;
+  }
+  v.pass_checked_array(static_cast<std::size_t>(q - first));
+  return true;
+}
+
 /// A per-lane list: one value for all `n` lanes, or an array of exactly `n`, read into `out`.
 template <class T>
 void lane_list(json::Value& v, std::size_t n, int width, T* out) {
+  if (laid_out_list(v, n, width, out, static_cast<uint8_t*>(nullptr))) return;
   if (v.kind() != json::Kind::Array) {
     std::fill_n(out, n, static_cast<T>(lane_value(v, width)));
     return;
@@ -108,6 +168,7 @@ void lane_list(json::Value& v, std::size_t n, int width, T* out) {
 /// have one.
 inline void result_list(json::Value& v, std::size_t n, int width, uint32_t* out, uint8_t* present) {
   if (v.null()) return;
+  if (laid_out_list(v, n, width, out, present)) return;
   if (v.kind() != json::Kind::Array) {
     const auto x = static_cast<uint32_t>(lane_value(v, width));
     std::fill_n(out, n, x);

@@ -10,6 +10,23 @@
 
 namespace warpspec::vectors {
 
+std::vector<LaneRecord> lane_records(const Vector& v, const Round& r) {
+  std::vector<LaneRecord> out(round_width(v, r));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    auto& x = out[i];
+    if (v.is_cta()) {
+      x.status = r.cta.exited[i] ? 1 : r.cta.arrive[i] ? 0 : 2;
+      x.a = r.cta.pred[i];
+    } else {
+      x.status = r.warp.exited[i] ? 1 : r.warp.exec[i] ? 0 : 2;
+      x.a = r.warp.a[i];
+      x.mask = v.instr.instr.imm_mask.value_or(r.warp.mask[i]);
+      x.site = r.warp.site[i];
+    }
+  }
+  return out;
+}
+
 std::size_t round_width(const Vector& v, const Round& r) {
   return v.is_cta() ? r.cta.arrive.size() : spec::kWarpSize;
 }

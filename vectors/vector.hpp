@@ -50,6 +50,16 @@ struct Expected {
 /// The lanes (or threads) of a round.
 std::size_t round_width(const Vector& v, const Round& r);
 
+/// One lane (thread) of a round as the emitted programs carry it: status (0 executes or
+/// arrives, 1 exited, 2 neither), the membermask it passes (an immediate one included; 0 in a
+/// block), its call site and its operand (a thread's predicate).
+struct LaneRecord {
+  unsigned status = 0;
+  uint32_t mask = 0, site = 0;
+  uint64_t a = 0;
+};
+std::vector<LaneRecord> lane_records(const Vector& v, const Round& r);
+
 /// Writes bits 0 to n - 1 of `words` (bit t in words[t / 32]) as n flags, 0 or 1, at `out`.
 void bits_to_flags(const uint32_t* words, std::size_t n, uint8_t* out);
 

@@ -1,5 +1,6 @@
 # A standalone bug set (SIM) against the kept default suite: its correct build agrees (exit 0),
-# `check` finds a mismatch (exit 1) for at least FLOOR of its bugs, names no catalogued mutant for a
+# `check` finds a mismatch (exit 1), or refuses a result no implementation may write (exit 65),
+# for at least FLOOR of its bugs, names no catalogued mutant for a
 # bug that is not that mutant written another way, and, on every failing form of at least
 # RIGHT_FLOOR bugs, charges a clause the bug breaks. What each bug breaks and is comes from JUDGED
 # (key, clauses, mutant or '-'), written from the bugs' descriptions. Prints one line per bug.
@@ -89,6 +90,11 @@ foreach(b RANGE 0 ${count})
       else()
         message("killed    ${row}   (a failing form charged a clause the bug does not break)")
       endif()
+    elseif(rc EQUAL 65)
+      # The results file holds what no implementation of the instruction may write (a 33-bit d):
+      # check refuses it with the line and column, which is no pass.
+      math(EXPR killed "${killed} + 1")
+      message("refused   ${row}")
     elseif(rc EQUAL 0)
       message("SURVIVES  ${row}")
     else()

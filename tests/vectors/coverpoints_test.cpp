@@ -248,6 +248,12 @@ std::vector<Case> cases() {
   yes("status.exited_zero_matters", warp(kMinU, {full().vals({5}).exit(0xf0000000u)}));
   no("status.exited_zero_matters", warp(kMinU, {full().vals({0, 5}).exit(0xf0000000u)}));
   no("status.exited_zero_matters", warp(kMinU, {lanes(0xffff).vals({5}).exit(0xf0000000u)}));
+  // A full-mask lane whose answer the exited lanes' stale operands would change; the same with a
+  // mask that leaves them out, or with stale operands that change nothing, misses.
+  yes("status.exited_matter_under_full_mask", warp(kOr, {full().vals({1}).exit(1).a_at(0, 6)}));
+  no("status.exited_matter_under_full_mask", warp(kOr, {full().vals({1}).exit(1)}));
+  no("status.exited_matter_under_full_mask",
+     warp(kOr, {lanes(0xfffffffe).vals({1}).exit(1).a_at(0, 6)}));
 
   yes("a.all_equal", warp(kAddU, {full().vals({7})}));
   no("a.all_equal", warp(kAddU, {full().a([](unsigned i) { return i; })}));
@@ -350,6 +356,12 @@ std::vector<Case> cases() {
   no("instr.negated_mixed", warp(kVAll, {full().vals({0, 1})}));
   yes("instr.negated_mixed", block(kPopcN, {CtaB(64).pred(3, 0)}));
   no("instr.negated_mixed", block(kPopcN, {CtaB(64)}));
+  // Dropping the ! changes a count unless as many predicates are true as false.
+  yes("instr.negation_matters", block(kPopcN, {CtaB(64).pred(3, 0)}));
+  no("instr.negation_matters", block(kPopcN, {CtaB(2).pred(1, 0)}));
+  no("instr.negation_matters", block(kPopc, {CtaB(64).pred(3, 0)}));
+  yes("instr.negation_matters", warp(kVAllN, {full().vals({1})}));
+  no("instr.negation_matters", warp(kVAllN, {full().vals({0, 1})}));
   // Predicates given as integers are true when non-zero.
   yes("a.pred_bit0_misleads", warp(kVAll, {full().vals({2})}));
   no("a.pred_bit0_misleads", warp(kVAll, {full().vals({3})}));

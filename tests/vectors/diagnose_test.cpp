@@ -265,6 +265,75 @@ TEST(Diagnose, EvidenceFromTheOtherFormsOfAFamilyCounts) {
   EXPECT_GE(forms, 2u) << render(rep, 50);
 }
 
+TEST(Diagnose, AReadingOfTheWholeRuleComesBeforeOneThatNamesALane) {
+  // vote.any drops the ! of its source. On the kept suite "lane k always takes part" reproduces
+  // its answers too, for any one of many lanes; the negation's reading is the likelier one.
+  const auto& s = suite();
+  auto rep = check_on_kept_suite([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::VoteAny || !v.instr.instr.negate) return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d;
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::VoteAny);
+  ASSERT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_FALSE(f.diagnosis.named()) << render(rep, 50);
+}
+
+TEST(Diagnose, WhereTheFamilyFailsOnlyWhenNegatedTheNegationsReadingComesFirst) {
+  // Every vote reads !a as ~a != 0 (a bitwise complement). On the kept suite vote.uni fails on
+  // one vector, where reading each predicate as its bit 0 reproduces it as well; the family
+  // fails only on negated vectors, which points at the negation.
+  const auto& s = suite();
+  auto rep = check_on_kept_suite([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (spec::form_info(v.instr.instr.form).family != spec::Family::Vote ||
+        !v.instr.instr.negate)
+      return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    for (auto& r : c.rounds)
+      for (auto& a : r.warp.a) a = ~static_cast<uint32_t>(a) != 0;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k) o[k].d = x[k].d;
+    return o;
+  });
+  for (const auto& f : rep.failures)
+    EXPECT_EQ(clause_keys(f), std::vector<std::string>{"vote.negate"}) << render(rep, 50);
+  EXPECT_GE(rep.failures.size(), 2u) << render(rep, 50);
+}
+
+TEST(Diagnose, ABlockBarrierThatNegatesItsAnswerIsChargedToTheValueRule) {
+  // bar.red with !a reduces a and then negates the answer: .and and .or invert it, .popc
+  // subtracts the count from the block's size (exited threads included), which on the kept
+  // suite's one negated count reads as well as exited threads passing 0.
+  const auto& s = suite();
+  auto rep = check_on_kept_suite([&](const Vector& v) {
+    auto o = spec_answer(v);
+    const auto& f = spec::form_info(v.instr.instr.form);
+    if (f.family != spec::Family::CtaBarrier || !v.instr.instr.negate) return o;
+    Vector c = v;
+    c.instr.instr.negate = false;
+    auto x = as_observed(expected(c, s.target, s.ptx));
+    for (std::size_t k = 0; k < o.size(); ++k)
+      for (std::size_t t = 0; t < o[k].d.size(); ++t)
+        o[k].d[t] = f.mode == spec::Mode::Popc ? static_cast<uint32_t>(o[k].d.size()) - x[k].d[t]
+                                               : uint32_t{x[k].d[t] == 0};
+    return o;
+  });
+  for (const auto& f : rep.failures) {
+    const auto mode = spec::form_info(f.form).mode;
+    const std::string want = mode == spec::Mode::Popc ? "cta.count"
+                             : mode == spec::Mode::And ? "cta.and"
+                                                       : "cta.or";
+    EXPECT_EQ(clause_keys(f), std::vector<std::string>{want}) << render(rep, 50);
+  }
+  EXPECT_EQ(rep.failures.size(), 3u) << render(rep, 50);
+}
+
 TEST(Diagnose, ExitedLanesReadAsZeroAreAParticipantsBugNotTheStaleOperandMutant) {
   // The catalogued exited_counted lets exited lanes take part with their stale operands; this
   // implementation zeroes their registers first.
@@ -362,7 +431,29 @@ TEST(Diagnose, ACollectiveThatHangsOnADefinedRoundBreaksWhoTakesPart) {
   const auto& f = failures_of(rep, spec::FormId::ReduxAddU32);
   EXPECT_TRUE(f.diagnosis.mutants.empty()) << render(rep, 50);
   EXPECT_EQ(clause_keys(f), std::vector<std::string>{"redux.participants"}) << render(rep, 50);
-  EXPECT_NE(render(rep, 50).find("waiting for a lane it must not wait for"), std::string::npos);
+  EXPECT_NE(render(rep, 50).find("as if waiting for a lane it must not wait for"),
+            std::string::npos);
+}
+
+TEST(Diagnose, AMatchThatHangsOnlyWhereANanTakesPartBreaksTheBitComparison) {
+  // A float __match_any_sync that removes the lanes equal to a chosen value until none is left:
+  // with a NaN among the lanes that take part it never ends.
+  auto rep = check_impl([&](const Vector& v) {
+    auto o = spec_answer(v);
+    if (v.instr.instr.form != spec::FormId::MatchAnyB32) return o;
+    const auto e = expected(v, suite().target, suite().ptx);
+    for (std::size_t k = 0; k < o.size(); ++k)
+      if (e[k].ub.empty() && nan_takes_part(v, k, e[k])) {
+        o[k].hang = true;
+        o[k].present.assign(o[k].present.size(), 0);
+        for (auto r = k + 1; r < o.size(); ++r) o[r].present.assign(o[r].present.size(), 0);
+        break;
+      }
+    return o;
+  });
+  const auto& f = failures_of(rep, spec::FormId::MatchAnyB32);
+  EXPECT_EQ(clause_keys(f), std::vector<std::string>{"match.compare.bits"}) << render(rep, 50);
+  EXPECT_NE(render(rep, 50).find("a NaN never equals itself"), std::string::npos);
 }
 
 TEST(Diagnose, APredicateReadAsItsBitZeroIsChargedToTheValueRuleNotToWhoTakesPart) {

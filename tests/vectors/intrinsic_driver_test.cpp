@@ -1,0 +1,217 @@
+// The emitted C++ driver (warpspec vectors --intrinsics, then --emit cpp) run against a CPU
+// emulation of the intrinsics written here from the CUDA guide: lanes meet at a rendezvous of the
+// non-exited lanes of their membermask (the __syncthreads family: of every non-exited thread),
+// then each computes its result from the values of that set. `intrinsic_driver_test BUG` plants
+// one bug a CPU emulation is known to have, so that `warpspec check` must find it:
+//   none                 the emulation as written
+//   float_by_value       __match_*_sync on float/double compares values (+0.0 == -0.0, NaN != NaN)
+//   all_exited_false     __all_sync counts the exited lanes of its mask as voting false
+//   count_low_byte       __syncthreads_count counts a predicate only when its low byte is set
+#include WARPSPEC_INTRINSIC_DRIVER
+
+#include <bit>
+#include <condition_variable>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <string>
+
+namespace ws = warpspec_intrinsics;
+
+namespace {
+
+std::string bug = "none";
+
+// One round's meeting point: each calling lane leaves its value and waits for the others.
+struct Meeting {
+  std::mutex m;
+  std::condition_variable cv;
+  uint64_t value[1024] = {};
+  bool arrived[1024] = {};
+
+  void reset() {
+    std::lock_guard<std::mutex> g(m);
+    std::memset(arrived, 0, sizeof arrived);
+  }
+  // Leaves `v` and waits until every lane of `who` (a lane set of the round) has arrived.
+  void meet(uint64_t v, const std::vector<unsigned>& who) {
+    std::unique_lock<std::mutex> g(m);
+    value[ws::lane()] = v;
+    arrived[ws::lane()] = true;
+    cv.notify_all();
+    cv.wait(g, [&] {
+      for (unsigned j : who)
+        if (!arrived[j]) return false;
+      return true;
+    });
+  }
+} meeting;
+
+// The non-exited lanes of `mask`.
+std::vector<unsigned> members(unsigned mask) {
+  std::vector<unsigned> out;
+  for (unsigned j = 0; j < 32; ++j)
+    if (((mask >> j) & 1u) && !ws::exited(j)) out.push_back(j);
+  return out;
+}
+// Every non-exited thread of the block.
+std::vector<unsigned> block() {
+  std::vector<unsigned> out;
+  for (unsigned t = 0; t < ws::threads(); ++t)
+    if (!ws::exited(t)) out.push_back(t);
+  return out;
+}
+
+template <class T>
+uint64_t bits_of(T v) {
+  if constexpr (sizeof(T) == 4) {
+    uint32_t b;
+    std::memcpy(&b, &v, 4);
+    return b;
+  } else {
+    uint64_t b;
+    std::memcpy(&b, &v, 8);
+    return b;
+  }
+}
+
+template <class T>
+bool same(uint64_t a, uint64_t b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (bug == "float_by_value") return ws::bits_to<T>(a) == ws::bits_to<T>(b);
+  return a == b;
+}
+
+template <class T>
+unsigned match_any(unsigned mask, T v) {
+  const auto who = members(mask);
+  meeting.meet(bits_of(v), who);
+  unsigned d = 0;
+  for (unsigned j : who)
+    if (same<T>(meeting.value[j], bits_of(v))) d |= 1u << j;
+  return d;
+}
+
+template <class T>
+unsigned match_all(unsigned mask, T v, int* pred) {
+  const auto who = members(mask);
+  meeting.meet(bits_of(v), who);
+  unsigned d = 0;
+  bool all = true;
+  for (unsigned j : who) {
+    d |= 1u << j;
+    all = all && same<T>(meeting.value[j], meeting.value[who.front()]);
+  }
+  *pred = all;
+  return all ? d : 0;
+}
+
+// The votes: `f(true votes, participants)`.
+template <class F>
+auto vote(unsigned mask, int p, F f) {
+  const auto who = members(mask);
+  meeting.meet(static_cast<uint32_t>(p), who);
+  unsigned yes = 0, part = 0;
+  for (unsigned j : who) {
+    part |= 1u << j;
+    if (static_cast<uint32_t>(meeting.value[j]) != 0) yes |= 1u << j;
+  }
+  return f(yes, part);
+}
+
+template <class T, class F>
+T reduce(unsigned mask, T v, F op) {
+  const auto who = members(mask);
+  meeting.meet(static_cast<uint32_t>(v), who);
+  T acc = static_cast<T>(static_cast<uint32_t>(meeting.value[who.front()]));
+  for (std::size_t k = 1; k < who.size(); ++k)
+    acc = op(acc, static_cast<T>(static_cast<uint32_t>(meeting.value[who[k]])));
+  return acc;
+}
+
+// The __syncthreads family: `f(count of true predicates, arriving threads)`.
+template <class F>
+int barrier(int p, F f) {
+  const auto who = block();
+  meeting.meet(static_cast<uint32_t>(p), who);
+  int count = 0;
+  for (unsigned t : who) {
+    const auto x = static_cast<uint32_t>(meeting.value[t]);
+    count += bug == "count_low_byte" ? (x & 0xffu) != 0 : x != 0;
+  }
+  return f(count, static_cast<int>(who.size()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1) bug = argv[1];
+  ws::Runner r;
+  r.before_round = [](const ws::Lane*, unsigned) { meeting.reset(); };
+  r.match_any_int = match_any<int>;
+  r.match_any_unsigned = match_any<unsigned>;
+  r.match_any_long = match_any<long>;
+  r.match_any_unsigned_long = match_any<unsigned long>;
+  r.match_any_long_long = match_any<long long>;
+  r.match_any_unsigned_long_long = match_any<unsigned long long>;
+  r.match_any_float = match_any<float>;
+  r.match_any_double = match_any<double>;
+  r.match_all_int = match_all<int>;
+  r.match_all_unsigned = match_all<unsigned>;
+  r.match_all_long = match_all<long>;
+  r.match_all_unsigned_long = match_all<unsigned long>;
+  r.match_all_long_long = match_all<long long>;
+  r.match_all_unsigned_long_long = match_all<unsigned long long>;
+  r.match_all_float = match_all<float>;
+  r.match_all_double = match_all<double>;
+  r.all = [](unsigned mask, int p) {
+    return vote(mask, p, [mask](unsigned yes, unsigned part) {
+      return static_cast<int>(bug == "all_exited_false" ? yes == mask : yes == part);
+    });
+  };
+  r.any = [](unsigned mask, int p) {
+    return vote(mask, p, [](unsigned yes, unsigned) { return static_cast<int>(yes != 0); });
+  };
+  r.uni = [](unsigned mask, int p) {
+    return vote(mask, p,
+                [](unsigned yes, unsigned part) { return static_cast<int>(yes == 0 || yes == part); });
+  };
+  r.ballot = [](unsigned mask, int p) {
+    return vote(mask, p, [](unsigned yes, unsigned) { return yes; });
+  };
+  r.reduce_add_int = [](unsigned m, int v) {
+    return reduce<int>(m, v, [](int a, int b) {
+      return static_cast<int>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+    });
+  };
+  r.reduce_add_unsigned = [](unsigned m, unsigned v) {
+    return reduce<unsigned>(m, v, [](unsigned a, unsigned b) { return a + b; });
+  };
+  r.reduce_min_int = [](unsigned m, int v) {
+    return reduce<int>(m, v, [](int a, int b) { return a < b ? a : b; });
+  };
+  r.reduce_min_unsigned = [](unsigned m, unsigned v) {
+    return reduce<unsigned>(m, v, [](unsigned a, unsigned b) { return a < b ? a : b; });
+  };
+  r.reduce_max_int = [](unsigned m, int v) {
+    return reduce<int>(m, v, [](int a, int b) { return a > b ? a : b; });
+  };
+  r.reduce_max_unsigned = [](unsigned m, unsigned v) {
+    return reduce<unsigned>(m, v, [](unsigned a, unsigned b) { return a > b ? a : b; });
+  };
+  r.reduce_and_unsigned = [](unsigned m, unsigned v) {
+    return reduce<unsigned>(m, v, [](unsigned a, unsigned b) { return a & b; });
+  };
+  r.reduce_or_unsigned = [](unsigned m, unsigned v) {
+    return reduce<unsigned>(m, v, [](unsigned a, unsigned b) { return a | b; });
+  };
+  r.reduce_xor_unsigned = [](unsigned m, unsigned v) {
+    return reduce<unsigned>(m, v, [](unsigned a, unsigned b) { return a ^ b; });
+  };
+  r.syncwarp = [](unsigned mask) { meeting.meet(0, members(mask)); };
+  r.syncthreads = [] { barrier(0, [](int, int) { return 0; }); };
+  r.syncthreads_count = [](int p) { return barrier(p, [](int c, int) { return c; }); };
+  r.syncthreads_and = [](int p) { return barrier(p, [](int c, int n) { return c == n ? 1 : 0; }); };
+  r.syncthreads_or = [](int p) { return barrier(p, [](int c, int) { return c > 0 ? 1 : 0; }); };
+  return r.run(std::cout) == 0 ? 0 : 3;
+}

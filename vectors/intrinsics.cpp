@@ -1,0 +1,421 @@
+#include "vectors/intrinsics.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "spec/instr_parse.hpp"
+
+namespace warpspec::vectors {
+
+namespace {
+
+using spec::CType;
+
+bool is_block(const spec::IntrinsicInfo& in) { return !spec::is_warp_form(in.form); }
+
+spec::ParsedInstr parse_call(const spec::IntrinsicInfo& in) {
+  auto p = spec::parse_instruction(intrinsic_call(in));
+  if (auto* e = std::get_if<spec::ParseError>(&p))
+    throw std::logic_error("intrinsic call '" + intrinsic_call(in) + "' does not parse: " +
+                           e->message);
+  return std::get<spec::ParsedInstr>(std::move(p));
+}
+
+// The corners of a C type, as bit patterns, in rows: each row is spread over the lanes in turn.
+std::vector<std::vector<uint64_t>> value_rows(const spec::IntrinsicInfo& in) {
+  const auto& f = spec::form_info(in.form);
+  if (f.family == spec::Family::Vote || f.family == spec::Family::CtaBarrier)
+    // int predicates: true when non-zero, whatever the bits
+    return {{0, 1, 2, 0xffffffffu, 0x80000000u, 0x100}, {0x100, 0}, {2}, {0}, {0xffffffffu}};
+  switch (in.value_type) {
+    case CType::Float:
+      return {{0x00000000, 0x80000000, 0x7fc00000, 0x7fc00001, 0x7f800001, 0xffc00000,
+               0x7f800000, 0xff800000, 0x00000001, 0x807fffff, 0x3f800000, 0xbf800000},
+              {0x00000000, 0x80000000},  // +0.0 and -0.0: different bits
+              {0x7fc00001},              // one NaN everywhere: equal bits
+              {0x7fc00000, 0x7fc00001},  // two NaN payloads
+              {0x3f800000, 0x3f800000, 0x3f800000, 0x7fc00000},  // a NaN among numbers
+              {0x00000001, 0x00000000},                          // a subnormal and zero
+              {0x80000000}};
+    case CType::Double:
+      return {{0x0000000000000000ull, 0x8000000000000000ull, 0x7ff8000000000000ull,
+               0x7ff8000000000001ull, 0x7ff0000000000001ull, 0xfff8000000000000ull,
+               0x7ff0000000000000ull, 0xfff0000000000000ull, 0x0000000000000001ull,
+               0x800fffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull},
+              {0x0000000000000000ull, 0x8000000000000000ull},
+              {0x7ff8000000000001ull},
+              {0x7ff8000000000000ull, 0x7ff8000000000001ull},
+              {0x3ff0000000000000ull, 0x3ff0000000000000ull, 0x3ff0000000000000ull,
+               0x7ff8000000000000ull},
+              {0x0000000100000000ull, 0x0000000000000000ull},  // equal low halves
+              {0x8000000000000000ull}};
+    case CType::Int:
+      return {{0x80000000u, 0xffffffffu, 0, 1, 0x7fffffffu},
+              {0x7fffffffu, 1},  // a signed sum leaves the int range
+              {0x80000000u, 0xffffffffu},
+              {0x80000000u},
+              {0x80000001u, 0x7fffffffu, 0xfffffffeu}};
+    case CType::Unsigned:
+      return {{0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu},
+              {0xffffffffu, 1},
+              {0x80000000u},
+              {0x7fffffffu, 0x80000000u}};
+    case CType::Long:
+    case CType::LongLong:
+      return {{0x8000000000000000ull, ~0ull, 0, 1, 0x7fffffffffffffffull},
+              {0x00000000ffffffffull, 0xffffffff00000000ull},
+              {0x0000000100000000ull, 0},
+              {0x8000000000000000ull}};
+    case CType::UnsignedLong:
+    case CType::UnsignedLongLong:
+      return {{0, 1, ~0ull, 0x8000000000000000ull, 0x00000000ffffffffull},
+              {0x0000000100000000ull, 0},
+              {~0ull}};
+    case CType::Void:
+      return {{0}};
+  }
+  return {{0}};
+}
+
+Vector warp_vector(const spec::ParsedInstr& call, const std::vector<uint64_t>& row, int layout) {
+  Vector v;
+  v.instr = call;
+  v.source = "intrinsic";
+  v.rounds.resize(1);
+  auto& w = v.rounds[0].warp;
+  w = model::make_warp(0xffffffffu);
+  for (unsigned i = 0; i < 32; ++i) w.a[i] = row[i % row.size()];
+  if (layout == 1)  // a full membermask that names exited lanes 28-31
+    for (unsigned i = 28; i < 32; ++i) model::set_status(w, i, model::LaneStatus::Exited);
+  if (layout == 2)  // two groups of 16, each with its own membermask
+    for (unsigned i = 0; i < 32; ++i) w.mask[i] = i < 16 ? 0x0000ffffu : 0xffff0000u;
+  return v;
+}
+
+Vector block_vector(const spec::ParsedInstr& call, const std::vector<uint64_t>& row,
+                    std::size_t threads, bool exits) {
+  Vector v;
+  v.instr = call;
+  v.source = "intrinsic";
+  v.rounds.resize(1);
+  auto& c = v.rounds[0].cta;
+  c = model::make_cta(threads);
+  for (std::size_t t = 0; t < threads; ++t) {
+    c.arrive[t] = true;
+    c.pred[t] = static_cast<uint32_t>(row[t % row.size()]);
+  }
+  if (exits)
+    for (std::size_t t = threads - 4; t < threads; ++t) c.exited[t] = true, c.arrive[t] = false;
+  return v;
+}
+
+// A base vector spelled as the call, or nothing when the call cannot express it.
+std::optional<Vector> as_call(const Vector& base, const spec::ParsedInstr& call) {
+  const auto& in = base.instr.instr;
+  if (in.negate || !in.write_d) return std::nullopt;
+  Vector v = base;
+  v.instr = call;
+  if (in.imm_mask)
+    for (auto& r : v.rounds) r.warp.mask.fill(*in.imm_mask);
+  return v;
+}
+
+}  // namespace
+
+std::string intrinsic_call(const spec::IntrinsicInfo& in) {
+  const std::string name(in.name);
+  const auto& f = spec::form_info(in.form);
+  if (in.value_type == CType::Void) return name + (in.has_mask ? "(m)" : "()");
+  if (f.family == spec::Family::CtaBarrier) return name + "(p)";
+  if (f.family == spec::Family::Vote) return name + "(m, p)";
+  const std::string value = "(" + std::string(spec::ctype_name(in.value_type)) + ")a";
+  return name + "(m, " + value + (in.pred_out ? ", &pred)" : ")");
+}
+
+std::string intrinsic_key(const spec::IntrinsicInfo& in) {
+  std::string key(in.name);
+  while (!key.empty() && key.front() == '_') key.erase(key.begin());
+  if (key.size() > 5 && key.ends_with("_sync") && key != "syncwarp") key.resize(key.size() - 5);
+  const auto& f = spec::form_info(in.form);
+  if (f.family == spec::Family::Match || f.family == spec::Family::Redux) {
+    std::string t(spec::ctype_name(in.value_type));
+    for (auto& ch : t)
+      if (ch == ' ') ch = '_';
+    key += "_" + t;
+  }
+  return key;
+}
+
+std::vector<Vector> intrinsic_suite(const Suite& base) {
+  std::vector<Vector> out;
+  for (const auto& in : spec::all_intrinsics()) {
+    const auto& f = spec::form_info(in.form);
+    if (!spec::check_availability(f.avail, base.target, base.ptx).available) continue;
+    if (!base.coverage.empty() && !base.coverage.count(in.form)) continue;  // --form left it out
+    const auto call = parse_call(in);
+    for (const auto& v : base.vectors)
+      if (v.instr.instr.form == in.form)
+        if (auto c = as_call(v, call)) out.push_back(std::move(*c));
+    for (const auto& row : value_rows(in)) {
+      if (is_block(in)) {
+        out.push_back(block_vector(call, row, 64, false));
+        out.push_back(block_vector(call, row, 33, false));
+        out.push_back(block_vector(call, row, 64, true));
+      } else {
+        for (int layout = 0; layout < 3; ++layout) out.push_back(warp_vector(call, row, layout));
+      }
+    }
+  }
+  for (std::size_t k = 0; k < out.size(); ++k) out[k].id = k + 1;
+  return out;
+}
+
+// ------------------------------------------------------------------------------ the C++ driver
+
+namespace {
+
+// An overload as the driver declares and calls it: its return type, its parameter types, and
+// how a lane's thread invokes `fn` (the operand's bits turned into the C type).
+struct Sig {
+  std::string ret, args, call;
+};
+
+Sig signature_of(const spec::IntrinsicInfo& in) {
+  const auto& f = spec::form_info(in.form);
+  const std::string t(spec::ctype_name(in.value_type));
+  std::string conv;
+  switch (in.value_type) {
+    case CType::Float:
+      conv = "bits_to<float>(L.a)";
+      break;
+    case CType::Double:
+      conv = "bits_to<double>(L.a)";
+      break;
+    case CType::Void:
+      break;
+    default:
+      conv = "static_cast<" + t + ">(" + (spec::ctype_bits(in.value_type) == 32
+                                              ? std::string("static_cast<uint32_t>(L.a)")
+                                              : std::string("L.a")) +
+             ")";
+  }
+  if (in.value_type == CType::Void)
+    return in.has_mask ? Sig{"void", "unsigned", "fn(L.mask)"} : Sig{"void", "", "fn()"};
+  if (f.family == spec::Family::CtaBarrier)
+    return {"int", "int", "fn(static_cast<int>(static_cast<uint32_t>(L.a)))"};
+  if (f.family == spec::Family::Vote) {
+    const std::string r = f.mode == spec::Mode::Ballot ? "unsigned" : "int";
+    return {r, "unsigned, int", "fn(L.mask, static_cast<int>(static_cast<uint32_t>(L.a)))"};
+  }
+  std::string ret = f.family == spec::Family::Match ? "unsigned" : t;
+  if (in.pred_out) return {ret, "unsigned, " + t + ", int*", "fn(L.mask, " + conv + ", &pred)"};
+  return {ret, "unsigned, " + t, "fn(L.mask, " + conv + ")"};
+}
+
+}  // namespace
+
+std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHeader& header,
+                            EmitStats& stats) {
+  stats = {};
+  std::map<std::string, std::size_t> index;  // overload key -> its number
+  std::vector<const spec::IntrinsicInfo*> used;
+  for (const auto& in : spec::all_intrinsics())
+    if (index.emplace(intrinsic_key(in), used.size()).second) used.push_back(&in);
+  std::ostringstream lanes, rounds, vecs;
+  std::size_t offset = 0, round_no = 0, per_line = 0;
+  for (const auto& v : vectors) {
+    if (!v.instr.intrinsic)
+      throw std::invalid_argument("vector " + std::to_string(v.id) + " (" + v.instr.text +
+                                  ") is not an intrinsic call: the C++ driver runs intrinsic "
+                                  "vectors (warpspec vectors --intrinsics)");
+    const auto e = expected(v, header.target, header.ptx);
+    const bool ub = has_ub(e);
+    stats.skipped_ub += ub;
+    const auto& f = spec::form_info(v.instr.instr.form);
+    vecs << "  {" << v.id << "ull, " << index.at(intrinsic_key(*v.instr.intrinsic)) << ", "
+         << (ub ? 1 : 0) << ", " << v.rounds.size() << ", " << round_no << ", "
+         << (f.d_type == spec::ResultType::Pred ? 1 : 0) << ", "
+         << (v.instr.instr.write_p ? 1 : 0) << ", "
+         << (f.d_type == spec::ResultType::None ? 0 : 1) << "},\n";
+    for (const auto& r : v.rounds) {
+      const auto records = lane_records(v, r);
+      rounds << "  {" << records.size() << ", " << offset << "},\n";
+      ++round_no;
+      for (const auto& x : records) {
+        char b[64];
+        std::snprintf(b, sizeof b, "{%u,0x%08xu,0x%016" PRIx64 "ull},", x.status, x.mask, x.a);
+        lanes << b;
+        if (++per_line % 4 == 0) lanes << "\n";
+        ++offset;
+      }
+    }
+    ++stats.vectors;
+  }
+  stats.kernels = used.size();
+
+  std::ostringstream os;
+  os << "// Intrinsic-level conformance vectors and their driver, generated by warpspec.\n"
+     << "// Target " << spec::to_string(header.target) << ", PTX ISA "
+     << spec::to_string(header.ptx) << ", " << stats.vectors << " vectors (" << stats.skipped_ub
+     << " with undefined behaviour are reported skipped unless Runner::run_ub is set).\n"
+     << "//\n"
+     << "// Header-only C++17, no test framework. Set the intrinsics you implement and run:\n"
+     << "//\n"
+     << "//   #include \"this_file.hpp\"\n"
+     << "//   int main() {\n"
+     << "//     warpspec_intrinsics::Runner r;\n"
+     << "//     r.match_any_float = [](unsigned mask, float v) { return my_match_any_sync(mask, "
+        "v); };\n"
+     << "//     r.ballot = my_ballot_sync;   // every member is optional: unset ones are "
+        "skipped\n"
+     << "//     return r.run(std::cout);     // warpspec check --vectors VECTORS --results -\n"
+     << "//   }\n"
+     << "//\n"
+     << "// Each round runs on one std::thread per lane (per thread, for the __syncthreads "
+        "family):\n"
+     << "// exited lanes and lanes that do not execute call nothing; executing lanes call the\n"
+     << "// function once with their membermask and operand. Inside it, "
+        "warpspec_intrinsics::lane()\n"
+     << "// is the calling lane, and exited(i), executes(i) and threads() describe the round. A "
+        "round\n"
+     << "// whose calls have not all returned after Runner::timeout is reported as a hang; its\n"
+     << "// threads are left running (detached).\n"
+     << "#pragma once\n"
+     << "#include <chrono>\n#include <condition_variable>\n#include <cstdint>\n#include "
+        "<cstdio>\n#include <cstring>\n#include <functional>\n#include <memory>\n#include "
+        "<mutex>\n#include <ostream>\n#include <string>\n#include <thread>\n#include <vector>\n\n"
+     << "namespace warpspec_intrinsics {\n\n"
+     << "struct Lane { uint8_t status; uint32_t mask; uint64_t a; };  // status: 0 executes, 1 "
+        "exited, 2 inactive\n"
+     << "struct Round { uint32_t threads; uint32_t offset; };\n"
+     << "struct Vector { uint64_t id; uint16_t overload; uint8_t ub; uint16_t rounds; uint32_t "
+        "first_round;\n"
+     << "                uint8_t pred_d, with_p, has_d; };\n\n"
+     << "inline const Lane kLanes[] = {\n"
+     << lanes.str() << "{0,0,0}};\n"
+     << "inline const Round kRounds[] = {\n"
+     << rounds.str() << "{0,0}};\n"
+     << "inline const Vector kVectors[] = {\n"
+     << vecs.str() << "};\n\n"
+     << "template <class T, class B> T bits_to(B b) {\n"
+     << "  T t;\n  if constexpr (sizeof(T) == 4) { uint32_t x = static_cast<uint32_t>(b); "
+        "std::memcpy(&t, &x, 4); }\n"
+     << "  else { uint64_t x = b; std::memcpy(&t, &x, 8); }\n  return t;\n}\n\n"
+     << "namespace detail {\n"
+     << "inline thread_local unsigned tl_lane = 0;\n"
+     << "inline thread_local const Lane* tl_round = nullptr;\n"
+     << "inline thread_local unsigned tl_threads = 0;\n"
+     << "}  // namespace detail\n\n"
+     << "/// The calling lane (thread) of the round being run.\n"
+     << "inline unsigned lane() { return detail::tl_lane; }\n"
+     << "/// Lanes (threads) in the round: 32 for the warp intrinsics.\n"
+     << "inline unsigned threads() { return detail::tl_threads; }\n"
+     << "/// Whether lane i has exited, and whether it executes the intrinsic in this round.\n"
+     << "inline bool exited(unsigned i) { return detail::tl_round[i].status == 1; }\n"
+     << "inline bool executes(unsigned i) { return detail::tl_round[i].status == 0; }\n\n"
+     << "struct Runner {\n";
+  for (const auto* in : used) {
+    const auto s = signature_of(*in);
+    os << "  std::function<" << s.ret << "(" << s.args << ")> " << intrinsic_key(*in) << ";  // "
+       << in->signature << "\n";
+  }
+  os << "  /// Called before each round's threads start (an emulation may reset its state).\n"
+     << "  std::function<void(const Lane* lanes, unsigned threads)> before_round;\n"
+     << "  std::chrono::milliseconds timeout{2000};\n"
+     << "  bool run_ub = false;  ///< also run vectors the specification leaves undefined\n\n"
+     << "  /// Runs every vector and writes a results file (warpspec-results/1) to `out`.\n"
+     << "  /// Returns the number of rounds that hung.\n"
+     << "  int run(std::ostream& out) {\n"
+     << "    out << \"{\\\"schema\\\":\\\"warpspec-results/1\\\"}\\n\";\n"
+     << "    int hangs = 0;\n"
+     << "    for (const Vector& v : kVectors) {\n"
+     << "      if ((v.ub && !run_ub) || !bound(v.overload)) {\n"
+     << "        out << \"{\\\"id\\\":\" << v.id << \",\\\"skipped\\\":true}\\n\";\n"
+     << "        continue;\n      }\n"
+     << "      out << \"{\\\"id\\\":\" << v.id << \",\\\"rounds\\\":[\";\n"
+     << "      for (unsigned k = 0; k < v.rounds; ++k) {\n"
+     << "        const Round& R = kRounds[v.first_round + k];\n"
+     << "        out << (k ? \",{\" : \"{\");\n"
+     << "        if (!run_round(v, R, out)) { out << \"}\"; ++hangs; break; }\n"
+     << "        out << \"}\";\n"
+     << "      }\n"
+     << "      out << \"]}\\n\";\n"
+     << "    }\n"
+     << "    return hangs;\n"
+     << "  }\n\n"
+     << " private:\n"
+     << "  struct Shared {\n"
+     << "    std::mutex m;\n    std::condition_variable cv;\n    unsigned done = 0;\n"
+     << "    std::vector<uint32_t> d;\n    std::vector<uint8_t> p, present;\n"
+     << "  };\n\n"
+     << "  bool bound(unsigned o) const {\n    switch (o) {\n";
+  for (std::size_t k = 0; k < used.size(); ++k)
+    os << "      case " << k << ": return static_cast<bool>(" << intrinsic_key(*used[k]) << ");\n";
+  os << "    }\n    return false;\n  }\n\n"
+     << "  // One lane's call; writes its result into `s`.\n"
+     << "  void call(unsigned o, const Lane& L, Shared& s, unsigned t) const {\n"
+     << "    uint32_t dv = 0;\n    int pred = 0;\n"
+     << "    switch (o) {\n";
+  for (std::size_t k = 0; k < used.size(); ++k) {
+    const auto s = signature_of(*used[k]);
+    os << "      case " << k << ": { const auto& fn = " << intrinsic_key(*used[k]) << "; ";
+    if (s.ret == "void")
+      os << s.call << "; break; }\n";
+    else
+      os << "dv = static_cast<uint32_t>(" << s.call << "); break; }\n";
+  }
+  os << "    }\n"
+     << "    std::lock_guard<std::mutex> g(s.m);\n"
+     << "    s.d[t] = dv;\n    s.p[t] = pred != 0;\n    s.present[t] = 1;\n"
+     << "  }\n\n"
+     << "  // Runs one round; false when it hung (the \"hang\" is already written).\n"
+     << "  bool run_round(const Vector& v, const Round& R, std::ostream& out) {\n"
+     << "    const Lane* lanes = kLanes + R.offset;\n"
+     << "    if (before_round) before_round(lanes, R.threads);\n"
+     << "    auto s = std::make_shared<Shared>();\n"
+     << "    s->d.assign(R.threads, 0);\n    s->p.assign(R.threads, 0);\n"
+     << "    s->present.assign(R.threads, 0);\n"
+     << "    std::vector<std::thread> ts;\n"
+     << "    for (unsigned t = 0; t < R.threads; ++t)\n"
+     << "      ts.emplace_back([this, s, lanes, t, n = R.threads, o = v.overload] {\n"
+     << "        detail::tl_lane = t;\n        detail::tl_round = lanes;\n"
+     << "        detail::tl_threads = n;\n"
+     << "        if (lanes[t].status == 0) call(o, lanes[t], *s, t);\n"
+     << "        std::lock_guard<std::mutex> g(s->m);\n"
+     << "        ++s->done;\n        s->cv.notify_all();\n"
+     << "      });\n"
+     << "    bool complete;\n"
+     << "    {\n"
+     << "      std::unique_lock<std::mutex> g(s->m);\n"
+     << "      complete = s->cv.wait_for(g, timeout, [&] { return s->done == R.threads; });\n"
+     << "    }\n"
+     << "    for (auto& t : ts) complete ? t.join() : t.detach();\n"
+     << "    if (!complete) { out << \"\\\"hang\\\":true\"; return false; }\n"
+     << "    out << \"\\\"d\\\":[\";\n"
+     << "    char b[16];\n"
+     << "    for (unsigned t = 0; t < R.threads; ++t) {\n"
+     << "      if (t) out << \",\";\n"
+     << "      if (!s->present[t]) { out << \"null\"; continue; }\n"
+     << "      if (v.pred_d) { out << (s->d[t] ? \"true\" : \"false\"); continue; }\n"
+     << "      std::snprintf(b, sizeof b, \"\\\"0x%08x\\\"\", v.has_d ? s->d[t] : 0u);\n"
+     << "      out << b;\n"
+     << "    }\n"
+     << "    out << \"]\";\n"
+     << "    if (v.with_p) {\n"
+     << "      out << \",\\\"p\\\":[\";\n"
+     << "      for (unsigned t = 0; t < R.threads; ++t)\n"
+     << "        out << (t ? \",\" : \"\") << (!s->present[t] ? \"null\" : s->p[t] ? \"1\" : \"0\");\n"
+     << "      out << \"]\";\n"
+     << "    }\n"
+     << "    return true;\n"
+     << "  }\n"
+     << "};\n\n"
+     << "}  // namespace warpspec_intrinsics\n";
+  return os.str();
+}
+
+}  // namespace warpspec::vectors
