@@ -664,6 +664,59 @@ TEST(Json, EveryAcceptedShapeOfAResultsLineReadsAsWritten) {
   EXPECT_NE(second_missing.find("7/1 |00 - - "), std::string::npos) << second_missing;
 }
 
+// Lists in warpspec's own layout are decoded where they lie; the same lists with a space after
+// each comma go through the general reading. Both must give one answer, and refuse alike.
+TEST(Json, ListsInWarpspecsLayoutReadAsTheSameListsSpaced) {
+  ResultReader reader("r.jsonl");
+  ResultShape one;
+  one.widths = {32};
+  auto list = [](const std::function<std::string(int)>& elem, int n) {
+    std::string s = "[";
+    for (int i = 0; i < n; ++i) s += (i ? "," : "") + elem(i);
+    return s + "]";
+  };
+  auto respace = [](std::string s) {
+    for (auto p = s.find(','); p != std::string::npos; p = s.find(',', p + 2)) s.insert(p + 1, " ");
+    return s;
+  };
+  const std::string lists[] = {
+      list([](int i) { return i % 3 ? "\"0x" + std::string(7, '0') + std::to_string(i % 10) + "\"" : "null"; }, 32),
+      list([](int i) { return std::to_string(static_cast<uint64_t>(i) * 123456789u % 1000000000u); }, 32),
+      list([](int i) { return i == 5 ? std::string("\"0XABCDEF01\"") : std::string("\"0xabcdef01\""); }, 32),
+      list([](int i) { return std::to_string(i); }, 7),  // stops early: lanes 7 on have no result
+      list([](int) { return "null"; }, 32), "[]",
+  };
+  for (const auto& l : lists) {
+    const auto a = result_text(reader.parse(R"({"id":5,"d":)" + l + "}", 2, one));
+    const auto b = result_text(reader.parse(R"({"id":5,"d":)" + respace(l) + "}", 2, one));
+    EXPECT_EQ(a, b) << l;
+  }
+  // Beyond the layout (ten digits, a value too wide, 33 elements): the general reading's answer
+  // or refusal, in both spellings.
+  for (const auto& l : {list([](int) { return "4294967295"; }, 32),
+                        list([](int) { return "4294967296"; }, 32),
+                        list([](int) { return "\"0x1ffffffff\""; }, 32),
+                        list([](int) { return "1"; }, 33)}) {
+    std::string a, b;
+    try {
+      a = result_text(reader.parse(R"({"id":5,"d":)" + l + "}", 2, one));
+    } catch (const FormatError& e) {
+      a = std::string("refused: ") + e.what();
+    }
+    try {
+      b = result_text(reader.parse(R"({"id":5,"d":)" + respace(l) + "}", 2, one));
+    } catch (const FormatError& e) {
+      b = std::string("refused: ") + e.what();
+    }
+    // The columns differ by the spaces; what is said of the value does not.
+    auto unplaced = [](const std::string& m) {
+      const auto p = m.find(": ", m.find("r.jsonl:"));
+      return m.rfind("refused", 0) == 0 ? "refused" + m.substr(p) : m;
+    };
+    EXPECT_EQ(unplaced(a), unplaced(b)) << l;
+  }
+}
+
 TEST(Json, EveryRefusalOfAResultsLineNamesItsLineColumnAndPath) {
   const std::string base = R"({"id":7,"d":"0xffffffff"})";
   const std::string nested = R"({"id":7,"rounds":[{"d":"0xffffffff","hang":false}]})";
