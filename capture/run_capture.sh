@@ -80,6 +80,8 @@ for set in probe-self-outside probe-empty-mask probe-exited-only; do
   k=0
   for v in "${warp[@]}"; do
     k=$((k + 1))
+    # A probe puts a lane outside its membermask: activemask has none, so nothing to probe.
+    case $v in activemask*) continue ;; esac
     if [ $SECONDS -ge $deadline ]; then echo "[$set $v] skipped: probe time used up"; continue; fi
     seed=$((seed0 + 1000 + 10 * k))
     step 15 "$set $v" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.jsonl.gz" && continue

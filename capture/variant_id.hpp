@@ -34,6 +34,8 @@ enum class VariantId : int {
   ReduxOr,
   ReduxXor,
   BarWarpSync,
+  Activemask,
+  ActivemaskIntr,
   // block barriers
   BarSyncPtx,
   BarSyncIntr,

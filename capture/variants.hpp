@@ -66,6 +66,8 @@ inline constexpr std::array<Variant, kVariantCount> kVariants = [] {
     {V::ReduxOr, "redux.sync.or.b32", F::ReduxOr, P, "redux.sync.or.b32 d, a, membermask;", T::Void, false, false, K::B32},
     {V::ReduxXor, "redux.sync.xor.b32", F::ReduxXor, P, "redux.sync.xor.b32 d, a, membermask;", T::Void, false, false, K::B32},
     {V::BarWarpSync, "bar.warp.sync", F::BarWarpSync, P, "bar.warp.sync membermask;", T::Void, false, false, K::None},
+    {V::Activemask, "activemask.b32", F::Activemask, P, "activemask.b32 d;", T::Void, false, false, K::None},
+    {V::ActivemaskIntr, "activemask.b32-activemask", F::Activemask, I, "__activemask", T::Void, false, false, K::None},
     {V::BarSyncPtx, "bar.sync", F::BarSync, P, "bar.sync 0;", T::Void, false, false, K::Pred},
     {V::BarSyncIntr, "bar.sync-syncthreads", F::BarSync, I, "__syncthreads", T::Void, false, false, K::Pred},
     {V::BarRedPopcIntr, "bar.red.popc.u32-syncthreads_count", F::BarRedPopc, I, "__syncthreads_count", T::Int, false, false, K::Pred},

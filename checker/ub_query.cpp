@@ -240,6 +240,12 @@ void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
   if (!model::evaluate(in, ex, target_of(pre_volta)).ub.empty())
     throw std::runtime_error("the UB-free example does not replay free of UB through the model");
   rep.free_example = ex;
+  if (spec::warp_ub_clauses(in.form).empty()) {
+    // No rendezvous (activemask): no UB clause, and nothing the state must satisfy.
+    rep.free_condition = {"always: the form has no undefined case"};
+    rep.condition_checked = some.unsat();
+    return;
+  }
   rep.free_condition = warp_condition_text(in, pre_volta);
   const auto cond = warp_condition(d, q.w, in, pre_volta);
   rep.condition_checked = check(ctx, h && (cond != (ub == d.w32(0))), opt.timeout_ms).unsat();

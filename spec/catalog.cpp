@@ -67,6 +67,8 @@ std::string_view family_name(Family f) {
       return "warp barrier";
     case Family::CtaBarrier:
       return "block barrier";
+    case Family::Activemask:
+      return "active mask";
   }
   return "?";
 }

@@ -56,6 +56,8 @@ enum class ClauseId : uint8_t {
   CtaAnd,
   CtaOr,
   CtaUbNotReached,
+  ActivemaskParticipants,
+  ActivemaskResult,
   Count_
 };
 inline constexpr int kClauseCount = static_cast<int>(ClauseId::Count_);
@@ -77,6 +79,7 @@ inline constexpr std::string_view kSrcVote = "PTX ISA 9.7.13.9 (vote.sync)";
 inline constexpr std::string_view kSrcRedux = "PTX ISA 9.7.13.12 (redux.sync)";
 inline constexpr std::string_view kSrcSync =
     "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
+inline constexpr std::string_view kSrcActivemask = "PTX ISA 9.7.13.11 (activemask)";
 inline constexpr std::string_view kSrcMatchFn =
     "CUDA C++ Programming Guide, Warp Match Functions (types and worked example)";
 
@@ -194,6 +197,15 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "UB (a hang, in practice) when some non-exited thread of the block does not reach the "
      "barrier.",
      kSrcSync},
+
+    {ClauseId::ActivemaskParticipants, "activemask.participants", ClauseKind::Semantic,
+     "Only lanes executing this instance of the instruction (the same call site) are set; exited "
+     "lanes and lanes elsewhere in the program are clear.",
+     kSrcActivemask},
+    {ClauseId::ActivemaskResult, "activemask.result", ClauseKind::Semantic,
+     "Every executing lane gets the same word, its own bit included; there is no membermask and "
+     "no undefined case.",
+     kSrcActivemask},
 }};
 
 constexpr bool clauses_in_order() {
@@ -242,12 +254,13 @@ enum class FormId : uint8_t {
   BarRedPopc,
   BarRedAnd,
   BarRedOr,
+  Activemask,
   Count_
 };
 inline constexpr int kFormCount = static_cast<int>(FormId::Count_);
 
 /// Instruction families; each has one semantics header.
-enum class Family : uint8_t { Match, Vote, Redux, WarpBarrier, CtaBarrier };
+enum class Family : uint8_t { Match, Vote, Redux, WarpBarrier, CtaBarrier, Activemask };
 
 /// What the source operand `a` holds.
 enum class OperandType : uint8_t { None, B32, B64, Pred, U32, S32, F32 };
@@ -326,6 +339,7 @@ inline constexpr C kBarSync[] = {C::CtaParticipants, C::CtaUbNotReached};
 inline constexpr C kBarPopc[] = {C::CtaParticipants, C::CtaCount, C::CtaUbNotReached};
 inline constexpr C kBarAnd[] = {C::CtaParticipants, C::CtaAnd, C::CtaUbNotReached};
 inline constexpr C kBarOr[] = {C::CtaParticipants, C::CtaOr, C::CtaUbNotReached};
+inline constexpr C kActivemask[] = {C::ActivemaskParticipants, C::ActivemaskResult};
 
 inline constexpr Availability kAvMatch{{6, 0}, 70, ArchRule::AtLeast};
 inline constexpr Availability kAvVote{{6, 0}, 30, ArchRule::AtLeast};
@@ -335,6 +349,7 @@ inline constexpr Availability kAvReduxF32Q{{8, 6}, 100, ArchRule::Sm100aOrFamily
 inline constexpr Availability kAvBarWarp{{6, 0}, 30, ArchRule::AtLeast};
 inline constexpr Availability kAvBarSync{{1, 0}, 10, ArchRule::AtLeast};
 inline constexpr Availability kAvBarRed{{2, 0}, 20, ArchRule::AtLeast};
+inline constexpr Availability kAvActivemask{{6, 2}, 30, ArchRule::AtLeast};
 }  // namespace detail
 
 // clang-format off
@@ -375,6 +390,7 @@ inline constexpr std::array<FormInfo, kFormCount> kForms = [] {
     {F::BarRedPopc, "bar.red.popc.u32", "d, 0, {!}a", Fa::CtaBarrier, M::Popc, O::Pred, R::U32, true, false, false, false, kAvBarRed, kBarPopc},
     {F::BarRedAnd, "bar.red.and.pred", "d, 0, {!}a", Fa::CtaBarrier, M::And, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarAnd},
     {F::BarRedOr, "bar.red.or.pred", "d, 0, {!}a", Fa::CtaBarrier, M::Or, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarOr},
+    {F::Activemask, "activemask.b32", "d", Fa::Activemask, M::None, O::None, R::Mask32, false, false, false, false, kAvActivemask, kActivemask},
   }};
 }();
 // clang-format on
@@ -420,6 +436,7 @@ constexpr std::span<const ClauseId> warp_ub_clauses(FormId id) {
     case Family::WarpBarrier:
       return kSyncwarpUb;
     case Family::CtaBarrier:
+    case Family::Activemask:
       break;
   }
   return {};
@@ -447,6 +464,12 @@ static_assert(ub_lists_agree(), "each warp form's clauses end with its family's 
 /// True for forms evaluated over a warp (everything but the block-wide barriers).
 constexpr bool is_warp_form(FormId id) {
   return form_info(id).family != Family::CtaBarrier;
+}
+
+/// True for forms whose lanes pass a membermask (all warp forms but activemask); the catalog's
+/// operand syntax says it.
+constexpr bool has_membermask(FormId id) {
+  return form_info(id).syntax.find("membermask") != std::string_view::npos;
 }
 
 /// Looks a form up by its canonical name (e.g. "vote.sync.ballot.b32").
@@ -516,6 +539,7 @@ inline constexpr IntrinsicInfo kIntrinsics[] = {
   {"__syncthreads_count", CType::Int, "int __syncthreads_count(int predicate)", FormId::BarRedPopc, false},
   {"__syncthreads_and", CType::Int, "int __syncthreads_and(int predicate)", FormId::BarRedAnd, false},
   {"__syncthreads_or", CType::Int, "int __syncthreads_or(int predicate)", FormId::BarRedOr, false},
+  {"__activemask", CType::Void, "unsigned __activemask()", FormId::Activemask, false},
 };
 // clang-format on
 

@@ -133,7 +133,7 @@ FormId match_opcode(std::string_view op, std::size_t col0) {
   for (std::size_t i = 0; i < best && i < toks.size(); ++i) col += toks[i].size() + 1;
   if (best == 0)
     throw Fail{col0, "unknown instruction '" + std::string(toks[0]) +
-                         "'; expected match, vote, redux or bar (see 'warpspec list')"};
+                         "'; expected match, vote, redux, bar or activemask (see 'warpspec list')"};
   std::string prefix;
   for (std::size_t i = 0; i < best; ++i) prefix += (i ? "." : "") + std::string(toks[i]);
   if (best >= toks.size())
@@ -240,6 +240,10 @@ ParsedInstr parse_ptx(Cursor& c) {
     case Family::WarpBarrier:
       read_mask(c, out);
       out.text = std::string(f.name) + " " + mask_text(out) + ";";
+      break;
+    case Family::Activemask:
+      d = expect_register(c, "the destination d");
+      out.text = std::string(f.name) + " " + d + ";";
       break;
     case Family::CtaBarrier: {
       if (f.mode != Mode::None) {

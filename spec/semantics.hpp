@@ -1,5 +1,6 @@
 #pragma once
 // One entry point over every warp form: the dispatch reads the catalog's family, never a value.
+#include "spec/activemask.hpp"
 #include "spec/match.hpp"
 #include "spec/redux.hpp"
 #include "spec/sync.hpp"
@@ -19,6 +20,8 @@ Outcome<D, W> evaluate_warp(const D& d, const Instr& in, const WarpState<D, W>& 
       return eval_redux(d, in, s);
     case Family::WarpBarrier:
       return eval_syncwarp(d, in, s, pre_volta);
+    case Family::Activemask:
+      return eval_activemask(d, in, s);
     case Family::CtaBarrier:
       break;
   }

@@ -257,7 +257,13 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   std::vector<std::vector<std::string>> rows;
   std::vector<unsigned> row_lane;
   std::vector<std::string> head{cta ? "thread" : "lane", "status"};
-  if (!cta && !v.instr.instr.imm_mask) head.push_back("mask");
+  const bool mask_column =
+      !cta && !v.instr.instr.imm_mask && spec::has_membermask(v.instr.instr.form);
+  if (mask_column) head.push_back("mask");
+  // Call sites, when lanes run from more than one: they decide who runs together.
+  bool site_column = false;
+  for (unsigned i = 0; !cta && i < 32; ++i) site_column = site_column || r.warp.site[i] != 0;
+  if (site_column) head.push_back("site");
   if (!syn.none) head.push_back("a");
   if (has_d) head.insert(head.end(), {"expected d", "observed d"});
   if (v.instr.instr.write_p) head.insert(head.end(), {"expected p", "observed p"});
@@ -277,11 +283,12 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
       continue;
     }
     std::vector<std::string> row{"", status};
-    if (!cta && !v.instr.instr.imm_mask) {
+    if (mask_column) {
       char b[16];
       std::snprintf(b, sizeof b, "0x%08x", r.warp.mask[i]);
       row.push_back(b);
     }
+    if (site_column) row.push_back(std::to_string(r.warp.site[i]));
     if (!syn.none)
       row.push_back(cta ? std::to_string(static_cast<int32_t>(r.cta.pred[i]))
                         : model::format_operand(r.warp.a[i], syn));

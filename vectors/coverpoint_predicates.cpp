@@ -661,6 +661,16 @@ bool Reader::warp(CoverpointId id) const {
       const auto apart = expected(w, t_, p_);
       return !has_ub(apart) && answers_differ(apart, e_);
     }
+    case C::ActivemaskExitedLane:
+      return any_round([](const WarpRound& r) { return r.defined != 0 && r.exited != 0; });
+    case C::ActivemaskTwoSites:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return any_lane(r.execs, [&](unsigned j) { return r.w->site[j] != r.w->site[i]; });
+      });
+    case C::ActivemaskLoneLane:
+      return any_round([](const WarpRound& r) {
+        return std::popcount(r.execs) == 1 && r.defined != 0 && (~r.execs & ~r.exited) != 0;
+      });
     default:
       return false;
   }

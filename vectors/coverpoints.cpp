@@ -14,24 +14,24 @@ using spec::FormId;
 
 // clang-format off
 constexpr CoverpointInfo kCoverpoints[] = {
-  {C::MaskFull, "mask.full", S::Warp, false, "A lane executes with the full membermask 0xffffffff."},
-  {C::MaskOneLane, "mask.one_lane", S::Warp, false, "A lane's membermask names the lane itself and no other."},
-  {C::MaskLane31Alone, "mask.lane31_alone", S::Warp, false, "Lane 31 executes alone: membermask 0x80000000, the sign bit of a signed word."},
-  {C::MaskContiguousLow, "mask.contiguous_low", S::Warp, false, "A membermask is a run of 2 to 31 lanes that starts at lane 0."},
-  {C::MaskContiguousHigh, "mask.contiguous_high", S::Warp, false, "A membermask is a run of 2 to 31 lanes that ends at lane 31."},
-  {C::MaskContiguousMiddle, "mask.contiguous_middle", S::Warp, false, "A membermask is a run of two or more lanes touching neither lane 0 nor lane 31."},
-  {C::MaskHoles, "mask.holes", S::Warp, false, "A membermask has a clear bit between its lowest and its highest set bit."},
-  {C::MaskTwoGroups, "mask.two_groups", S::Warp, false, "Two groups of lanes execute side by side, each with its own disjoint membermask."},
-  {C::MaskInterleavedGroups, "mask.interleaved_groups", S::Warp, false, "Two groups of different sizes with disjoint membermasks execute side by side and their lanes interleave: neither group lies wholly below the other."},
-  {C::MaskDiffersBetweenLanes, "mask.differs_between_lanes", S::Warp, true, "A lane names an executing lane that passes another membermask."},
-  {C::MaskSelfMissing, "mask.self_missing", S::Warp, true, "An executing lane's own bit is clear in its membermask."},
-  {C::MaskNamesAbsentLane, "mask.names_absent_lane", S::Warp, true, "A membermask names a live lane that does not execute the instruction."},
+  {C::MaskFull, "mask.full", S::Masked, false, "A lane executes with the full membermask 0xffffffff."},
+  {C::MaskOneLane, "mask.one_lane", S::Masked, false, "A lane's membermask names the lane itself and no other."},
+  {C::MaskLane31Alone, "mask.lane31_alone", S::Masked, false, "Lane 31 executes alone: membermask 0x80000000, the sign bit of a signed word."},
+  {C::MaskContiguousLow, "mask.contiguous_low", S::Masked, false, "A membermask is a run of 2 to 31 lanes that starts at lane 0."},
+  {C::MaskContiguousHigh, "mask.contiguous_high", S::Masked, false, "A membermask is a run of 2 to 31 lanes that ends at lane 31."},
+  {C::MaskContiguousMiddle, "mask.contiguous_middle", S::Masked, false, "A membermask is a run of two or more lanes touching neither lane 0 nor lane 31."},
+  {C::MaskHoles, "mask.holes", S::Masked, false, "A membermask has a clear bit between its lowest and its highest set bit."},
+  {C::MaskTwoGroups, "mask.two_groups", S::Masked, false, "Two groups of lanes execute side by side, each with its own disjoint membermask."},
+  {C::MaskInterleavedGroups, "mask.interleaved_groups", S::Masked, false, "Two groups of different sizes with disjoint membermasks execute side by side and their lanes interleave: neither group lies wholly below the other."},
+  {C::MaskDiffersBetweenLanes, "mask.differs_between_lanes", S::Masked, true, "A lane names an executing lane that passes another membermask."},
+  {C::MaskSelfMissing, "mask.self_missing", S::Masked, true, "An executing lane's own bit is clear in its membermask."},
+  {C::MaskNamesAbsentLane, "mask.names_absent_lane", S::Masked, true, "A membermask names a live lane that does not execute the instruction."},
 
-  {C::StatusExitedInMask, "status.exited_in_mask", S::Warp, false, "A membermask names a lane that has exited."},
-  {C::StatusExitedOutsideMask, "status.exited_outside_mask", S::Warp, false, "A lane has exited that no membermask names."},
+  {C::StatusExitedInMask, "status.exited_in_mask", S::Masked, false, "A membermask names a lane that has exited."},
+  {C::StatusExitedOutsideMask, "status.exited_outside_mask", S::Masked, false, "A lane has exited that no membermask names."},
   {C::StatusInactive, "status.inactive", S::Warp, false, "A live lane does not execute the instruction (and no membermask names it)."},
   {C::StatusAllExecute, "status.all_execute", S::Warp, false, "All 32 lanes execute the instruction."},
-  {C::StatusSoleSurvivor, "status.sole_survivor", S::Warp, false, "One lane executes with the full membermask; every other lane has exited."},
+  {C::StatusSoleSurvivor, "status.sole_survivor", S::Masked, false, "One lane executes with the full membermask; every other lane has exited."},
 
   {C::ResultExcludeLane0, "result.participants_exclude_lane0", S::Collective, false, "A lane's result combines lanes that do not include lane 0."},
   {C::ResultExcludeLane31, "result.participants_exclude_lane31", S::Collective, false, "A lane's result combines lanes that do not include lane 31."},
@@ -124,13 +124,16 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ResultCountAll, "result.count_all", S::BlockPopc, false, "More than 32 threads arrive and every one passes a true predicate."},
 
   {C::SeqTwoRoundsStaleWouldShow, "seq.two_rounds_stale_would_show", S::Valued, false, "In two successive rounds a lane gets different results: a result kept from the round before would show."},
-  {C::SeqMaskChanges, "seq.mask_changes", S::Warp, false, "A lane executes in two successive rounds with different membermasks."},
+  {C::SeqMaskChanges, "seq.mask_changes", S::Masked, false, "A lane executes in two successive rounds with different membermasks."},
   {C::SeqResultBitCleared, "seq.result_bit_cleared", S::Valued, false, "A lane's result has a bit (or is true) in one round and clears it in the next: a result ORed into the one before would show."},
   {C::SeqResultBitSet, "seq.result_bit_set", S::Valued, false, "A lane's result lacks a bit (or is false) in one round and sets it in the next: a result ANDed with the one before would show."},
   {C::SeqExitBetweenRounds, "seq.exit_between_rounds", S::Any, false, "A lane or thread that takes part in one round has exited by the next."},
-  {C::SeqExitedStillNamed, "seq.exited_still_named", S::Warp, false, "A lane that executes in one round has exited by the next, and an executing lane's membermask still names it."},
+  {C::SeqExitedStillNamed, "seq.exited_still_named", S::Masked, false, "A lane that executes in one round has exited by the next, and an executing lane's membermask still names it."},
   {C::SeqExitedLastOperandMatters, "seq.exited_last_operand_matters", S::Valued, false, "A lane (thread) that takes part in one round has exited by the next, and letting it take part there with its operand of the earlier round would change a result."},
-  {C::SeqCallSiteSplit, "seq.call_site_split", S::Warp, false, "Lanes that reach the instruction from different call sites combine (and, for a form with a result, keeping each call site's lanes to themselves would change one)."},
+  {C::SeqCallSiteSplit, "seq.call_site_split", S::Masked, false, "Lanes that reach the instruction from different call sites combine (and, for a form with a result, keeping each call site's lanes to themselves would change one)."},
+  {C::ActivemaskExitedLane, "activemask.exited_lane", S::Activemask, false, "Lanes execute activemask while a lane has exited: an answer that kept exited lanes would show."},
+  {C::ActivemaskTwoSites, "activemask.two_sites", S::Activemask, false, "Lanes execute activemask from two call sites at once: an answer that joined the two sites' lanes would show."},
+  {C::ActivemaskLoneLane, "activemask.lone_lane", S::Activemask, false, "One lane executes activemask while other lanes are alive elsewhere: it must see itself alone."},
 };
 // clang-format on
 static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),
@@ -158,7 +161,7 @@ constexpr std::string_view kSm6xNamesExited =
 constexpr Unreachable kUnreachable[] = {
     {C::ResultZeroSignDecides, S::F32Abs, false,
      "with .abs every -0.0 becomes +0.0 before the reduction, so the two zeros never meet"},
-    {C::SeqCallSiteSplit, S::Warp, true,
+    {C::SeqCallSiteSplit, S::Masked, true,
      "on sm_6x the lanes named in a membermask must reach it from one call site: split call "
      "sites are undefined there (*.ub.sm6x_convergence)"},
     {C::StatusExitedInMask, S::Syncwarp, true, kSm6xNamesExited},
@@ -196,6 +199,10 @@ bool in_scope(CoverScope scope, FormId form) {
       return true;
     case S::Warp:
       return spec::is_warp_form(form);
+    case S::Masked:
+      return spec::is_warp_form(form) && spec::has_membermask(form);
+    case S::Activemask:
+      return f.family == Fa::Activemask;
     case S::Syncwarp:
       return f.family == Fa::WarpBarrier;
     case S::Collective:

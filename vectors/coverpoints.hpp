@@ -134,6 +134,9 @@ enum class CoverpointId : uint8_t {
   SeqExitedStillNamed,
   SeqExitedLastOperandMatters,
   SeqCallSiteSplit,
+  ActivemaskExitedLane,
+  ActivemaskTwoSites,
+  ActivemaskLoneLane,
   Count_
 };
 inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
@@ -141,7 +144,8 @@ inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
 /// The forms that list a coverpoint.
 enum class CoverScope : uint8_t {
   Any,             ///< every form
-  Warp,            ///< match, vote, redux, bar.warp.sync
+  Warp,            ///< match, vote, redux, bar.warp.sync, activemask
+  Masked,          ///< the warp forms with a membermask (all but activemask)
   Syncwarp,        ///< bar.warp.sync
   Collective,      ///< match, vote, redux (the forms that combine operands)
   CollectiveInt,   ///< match, vote and the integer redux forms
@@ -174,6 +178,7 @@ enum class CoverScope : uint8_t {
   BlockRed,        ///< bar.red
   BlockPopc,       ///< bar.red.popc
   BlockAnd,        ///< bar.red.and
+  Activemask,      ///< activemask
 };
 
 /// A catalog row: a stable key, the forms that list it, whether only undefined states show it,

@@ -29,6 +29,7 @@ std::string intrinsic_body(const spec::ParsedInstr& p) {
       value = "static_cast<" + std::string(spec::ctype_name(in.value_type)) + ">(" +
               (spec::ctype_bits(in.value_type) == 32 ? "static_cast<unsigned>(L.a)" : "L.a") + ")";
   }
+  if (f.family == spec::Family::Activemask) return "dv = " + name + "();";
   if (in.value_type == spec::CType::Void) return name + (in.has_mask ? "(L.mask);" : "();");
   if (f.family == spec::Family::CtaBarrier)
     return "dv = static_cast<unsigned>(" + name + "(" + pred + "))" +
@@ -68,6 +69,8 @@ std::string body(const spec::ParsedInstr& p) {
              "), \"r\"(L.mask));";
     case spec::Family::WarpBarrier:
       return "asm volatile(\"bar.warp.sync %0;\" :: \"r\"(L.mask));";
+    case spec::Family::Activemask:
+      return "asm volatile(\"activemask.b32 %0;\" : \"=r\"(dv));";
     case spec::Family::CtaBarrier: {
       const std::string pred = p.instr.negate ? "!" + a32 : a32;
       switch (f.mode) {

@@ -107,7 +107,8 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
     }
     if (cta) s += "\"threads\":" + std::to_string(n) + ",";
     s += "\"exited\":" + lane_set(exited, cta) + ",\"inactive\":" + lane_set(inactive, cta);
-    if (!cta && !v.instr.instr.imm_mask) s += ",\"mask\":" + list(masks, hex32);
+    if (!cta && !v.instr.instr.imm_mask && spec::has_membermask(v.instr.instr.form))
+      s += ",\"mask\":" + list(masks, hex32);
     if (!syn.none)
       s += ",\"a\":" + list(a, [&](uint64_t x) {
              return cta           ? std::to_string(static_cast<int32_t>(x))

@@ -257,6 +257,9 @@ Vector make_vector(const spec::ParsedInstr& in, std::vector<Round> rounds, std::
   Vector v;
   v.instr = in;
   v.rounds = std::move(rounds);
+  // A form without a membermask (activemask) reads none, and its vector lines carry none.
+  if (spec::is_warp_form(in.instr.form) && !spec::has_membermask(in.instr.form))
+    for (auto& r : v.rounds) r.warp.mask.fill(0);
   v.source = std::move(source);
   return v;
 }
@@ -417,6 +420,8 @@ std::vector<spec::ParsedInstr> instructions_for(FormId form) {
       return {parse(name + " d, a, m;")};
     case spec::Family::WarpBarrier:
       return {parse(name + " m;")};
+    case spec::Family::Activemask:
+      return {parse(name + " d;")};
     case spec::Family::CtaBarrier:
       return {parse(f.mode == spec::Mode::None ? name + " 0;" : name + " d, 0, a;")};
   }

@@ -91,6 +91,13 @@ Vector warp_vector(const spec::ParsedInstr& call, const std::vector<uint64_t>& r
   for (unsigned i = 0; i < 32; ++i) w.a[i] = row[i % row.size()];
   if (layout == 1)  // a full membermask that names exited lanes 28-31
     for (unsigned i = 28; i < 32; ++i) model::set_status(w, i, model::LaneStatus::Exited);
+  if (!spec::has_membermask(call.instr.form)) {
+    // No membermask (__activemask): in place of two groups, lanes 16-31 stay elsewhere.
+    w.mask.fill(0);
+    if (layout == 2)
+      for (unsigned i = 16; i < 32; ++i) model::set_status(w, i, model::LaneStatus::Inactive);
+    return v;
+  }
   if (layout == 2)  // two groups of 16, each with its own membermask
     for (unsigned i = 0; i < 32; ++i) w.mask[i] = i < 16 ? 0x0000ffffu : 0xffff0000u;
   return v;
@@ -203,6 +210,7 @@ Sig signature_of(const spec::IntrinsicInfo& in) {
                                               : std::string("L.a")) +
              ")";
   }
+  if (f.family == spec::Family::Activemask) return {"unsigned", "", "fn()"};
   if (in.value_type == CType::Void)
     return in.has_mask ? Sig{"void", "unsigned", "fn(L.mask)"} : Sig{"void", "", "fn()"};
   if (f.family == spec::Family::CtaBarrier)
@@ -246,8 +254,9 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
       rounds << "  {" << records.size() << ", " << offset << "},\n";
       ++round_no;
       for (const auto& x : records) {
-        char b[64];
-        std::snprintf(b, sizeof b, "{%u,0x%08xu,0x%016" PRIx64 "ull},", x.status, x.mask, x.a);
+        char b[80];
+        std::snprintf(b, sizeof b, "{%u,0x%08xu,0x%016" PRIx64 "ull,%u},", x.status, x.mask, x.a,
+                      x.site);
         lanes << b;
         if (++per_line % 4 == 0) lanes << "\n";
         ++offset;
@@ -289,14 +298,14 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
         "<cstdio>\n#include <cstring>\n#include <functional>\n#include <memory>\n#include "
         "<mutex>\n#include <ostream>\n#include <string>\n#include <thread>\n#include <vector>\n\n"
      << "namespace warpspec_intrinsics {\n\n"
-     << "struct Lane { uint8_t status; uint32_t mask; uint64_t a; };  // status: 0 executes, 1 "
-        "exited, 2 inactive\n"
+     << "// status: 0 executes, 1 exited, 2 inactive; site: the call site the lane runs it from\n"
+     << "struct Lane { uint8_t status; uint32_t mask; uint64_t a; uint32_t site; };\n"
      << "struct Round { uint32_t threads; uint32_t offset; };\n"
      << "struct Vector { uint64_t id; uint16_t overload; uint8_t ub; uint16_t rounds; uint32_t "
         "first_round;\n"
      << "                uint8_t pred_d, with_p, has_d; };\n\n"
      << "inline const Lane kLanes[] = {\n"
-     << lanes.str() << "{0,0,0}};\n"
+     << lanes.str() << "{0,0,0,0}};\n"
      << "inline const Round kRounds[] = {\n"
      << rounds.str() << "{0,0}};\n"
      << "inline const Vector kVectors[] = {\n"
@@ -316,7 +325,10 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "inline unsigned threads() { return detail::tl_threads; }\n"
      << "/// Whether lane i has exited, and whether it executes the intrinsic in this round.\n"
      << "inline bool exited(unsigned i) { return detail::tl_round[i].status == 1; }\n"
-     << "inline bool executes(unsigned i) { return detail::tl_round[i].status == 0; }\n\n"
+     << "inline bool executes(unsigned i) { return detail::tl_round[i].status == 0; }\n"
+     << "/// The call site lane i runs it from: lanes at different sites do not run it together\n"
+     << "/// (what __activemask reports).\n"
+     << "inline unsigned site(unsigned i) { return detail::tl_round[i].site; }\n\n"
      << "struct Runner {\n";
   for (const auto* in : used) {
     const auto s = signature_of(*in);

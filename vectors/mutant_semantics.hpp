@@ -219,6 +219,23 @@ WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
         o.ub = o.ub ||
                (ref.executes[i] && !spec::is_zero(d, detail::member_mask(d, in, w, i) & exited));
       return o;
+    case M::ActivemaskAllOnes:
+    case M::ActivemaskAliveLanes:
+    case M::ActivemaskExitedCounted:
+    case M::ActivemaskIgnoresSite:
+    case M::ActivemaskSelfOnly: {
+      auto executing = d.w32(0);
+      for (unsigned i = 0; i < spec::kWarpSize; ++i)
+        executing = executing | spec::bit_if(d, ref.executes[i], i);
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+        if (m == M::ActivemaskAllOnes) o.d[i] = d.w32(0xffffffffu);
+        if (m == M::ActivemaskAliveLanes) o.d[i] = ~exited;
+        if (m == M::ActivemaskExitedCounted) o.d[i] = ref.d[i] | exited;
+        if (m == M::ActivemaskIgnoresSite) o.d[i] = executing;
+        if (m == M::ActivemaskSelfOnly) o.d[i] = spec::lane_bit(d, i);
+      }
+      return o;
+    }
     default:  // the block-barrier mutants
       return o;
   }

@@ -41,6 +41,11 @@ constexpr MutantInfo kMutants[] = {
   {M::CtaCountSumsValues, "cta_count_sums_values", "adds the predicate values instead of counting the non-zero ones", ClauseId::CtaCount},
   {M::CtaAndBitwise, "cta_and_bitwise", "ANDs the predicate bits instead of their truth values", ClauseId::CtaAnd},
   {M::CtaWaitsForExited, "cta_waits_for_exited", "waits for exited threads at the barrier (hang or UB report)", ClauseId::CtaParticipants},
+  {M::ActivemaskAllOnes, "activemask_all_ones", "returns 0xffffffff from activemask, as an emulator that runs whole warps in lockstep does", ClauseId::ActivemaskParticipants},
+  {M::ActivemaskAliveLanes, "activemask_alive_lanes", "returns every lane that has not exited, diverged lanes elsewhere in the program included", ClauseId::ActivemaskParticipants},
+  {M::ActivemaskExitedCounted, "activemask_exited_counted", "keeps exited lanes' bits in activemask", ClauseId::ActivemaskParticipants},
+  {M::ActivemaskIgnoresSite, "activemask_ignores_site", "returns every lane executing activemask, whichever call site it runs from", ClauseId::ActivemaskParticipants},
+  {M::ActivemaskSelfOnly, "activemask_self_only", "returns the calling lane alone, as an emulator that runs one thread at a time does", ClauseId::ActivemaskResult},
 };
 // clang-format on
 static_assert(std::size(kMutants) == static_cast<std::size_t>(kMutantCount),
@@ -173,6 +178,12 @@ bool applies(MutantId m, const spec::Instr& in) {
       return f.family == spec::Family::CtaBarrier && f.mode == spec::Mode::And;
     case M::CtaWaitsForExited:
       return f.family == spec::Family::CtaBarrier;
+    case M::ActivemaskAllOnes:
+    case M::ActivemaskAliveLanes:
+    case M::ActivemaskExitedCounted:
+    case M::ActivemaskIgnoresSite:
+    case M::ActivemaskSelfOnly:
+      return f.family == spec::Family::Activemask;
     case M::Count_:
       break;
   }

@@ -41,6 +41,11 @@ enum class MutantId : uint8_t {
   CtaCountSumsValues,
   CtaAndBitwise,
   CtaWaitsForExited,
+  ActivemaskAllOnes,
+  ActivemaskAliveLanes,
+  ActivemaskExitedCounted,
+  ActivemaskIgnoresSite,
+  ActivemaskSelfOnly,
   Count_
 };
 inline constexpr int kMutantCount = static_cast<int>(MutantId::Count_);

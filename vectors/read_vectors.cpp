@@ -40,6 +40,7 @@ struct Shape {
   bool has_a = false;                   // the form has a source operand
   int a_bits = 32;                      // its width in a warp round (block rounds: 32)
   std::optional<uint32_t> imm_mask;     // warp rounds have no "mask" when it is an immediate
+  bool has_mask = true;                 // ... nor when the form has none (activemask)
 };
 
 Shape shape_of(const spec::ParsedInstr& in) {
@@ -52,6 +53,7 @@ Shape shape_of(const spec::ParsedInstr& in) {
   s.has_a = !syn.none;
   s.a_bits = s.cta ? 32 : syn.bits;
   s.imm_mask = in.instr.imm_mask;
+  s.has_mask = spec::has_membermask(f.id);
   return s;
 }
 
@@ -382,6 +384,7 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
     c.exited.clear();
     c.pred.clear();
     if (s.imm_mask) w.mask.fill(*s.imm_mask);
+    if (!s.has_mask) w.mask.fill(0);
     if (!s.has_a) w.a.fill(0);
     w.site.fill(0);
   }
@@ -413,6 +416,7 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
       case kMask:
         if (s.cta) m.refuse("a block round has no \"mask\"");
         if (s.imm_mask) m.refuse("the instruction's membermask is an immediate: no \"mask\" here");
+        if (!s.has_mask) m.refuse("the instruction has no membermask: no \"mask\" here");
         values::lane_list(m, n, 32, w.mask.data());
         break;
       case kA:
@@ -436,7 +440,8 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
   });
   o.require(kRoundNames, seen,
             bit(kExited) | bit(kInactive) | bit(kExpect) | (s.cta ? bit(kThreads) : 0) |
-                (!s.cta && !s.imm_mask ? bit(kMask) : 0) | (s.has_a ? bit(kA) : 0));
+                (!s.cta && !s.imm_mask && s.has_mask ? bit(kMask) : 0) |
+                (s.has_a ? bit(kA) : 0));
   if (s.cta) return;
   if (const uint32_t both = exited & inactive)
     o.fail("lane " + std::to_string(__builtin_ctz(both)) + " is both exited and inactive");

@@ -100,10 +100,14 @@ __device__ __forceinline__ void op(uint64_t a, uint32_t m, uint32_t& d, uint32_t
     WS_REDUX("or.b32");
   } else if constexpr (Vi == iv(V::ReduxXor)) {
     WS_REDUX("xor.b32");
-  } else {
-    static_assert(Vi == iv(V::BarWarpSync), "every warp variant has a branch here");
+  } else if constexpr (Vi == iv(V::BarWarpSync)) {
     asm volatile("bar.warp.sync %0;" ::"r"(m) : "memory");
     d = 0;  // no result: 0 marks "came back from the barrier"
+  } else if constexpr (Vi == iv(V::Activemask)) {
+    asm volatile("activemask.b32 %0;" : "=r"(d));
+  } else {
+    static_assert(Vi == iv(V::ActivemaskIntr), "every warp variant has a branch here");
+    d = __activemask();
   }
 }
 #undef WS_VOTE_PRED

@@ -590,6 +590,25 @@ WS_INLINE void redux_f32(const model::Warp& w, const spec::FormInfo& f, const Vi
   });
 }
 
+// `activemask_rows`: the executing lanes at each lane's site; no membermask, no UB. When every
+// lane shares one site (the common case) the executing set is every lane's word.
+WS_KERNEL void activemask(const model::Warp* warps, std::size_t n, WarpLanes* out) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const model::Warp& w = warps[k];
+    WarpLanes& o = out[k];
+    const uint32_t execs = flags32(w.exec) & ~flags32(w.exited);
+    const Pair site{load(w.site.data()), load(w.site.data() + 16)};
+    const __m512i first = _mm512_set1_epi32(static_cast<int>(w.site[0]));
+    if ((_mm512_cmpneq_epi32_mask(site.lo, first) | _mm512_cmpneq_epi32_mask(site.hi, first)) == 0)
+      store(o.d.data(), bcast(execs));
+    else
+      store(o.d.data(), and_(equal_sets(earlier_equal(site)), bcast(execs)));
+    o.executes = execs;
+    o.p = 0;
+    o.ub.fill(0);
+  }
+}
+
 // ---------------------------------------------------------------- batches
 
 enum class Kind { MatchAny, MatchAll, Vote, ReduxInt, ReduxF32, Syncwarp };
@@ -673,6 +692,10 @@ Kernel kernel_for(const spec::FormInfo& f) {
       return run<Kind::Vote>;
     case spec::Family::Redux:
       return f.a_type == spec::OperandType::F32 ? run<Kind::ReduxF32> : redux_kernel(f);
+    case spec::Family::Activemask:
+      return [](const spec::Instr&, bool, const model::Warp* w, std::size_t n, WarpLanes* o) {
+        activemask(w, n, o);
+      };
     default:
       return run<Kind::Syncwarp>;
   }

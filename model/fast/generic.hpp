@@ -207,6 +207,16 @@ Rows<D, W> redux_f32_rows(const D& d, const spec::FormInfo& f, const spec::WarpS
   });
 }
 
+// ------------------------------------------------------------------------------- activemask
+
+/// PTX ISA 9.7.13.11, activemask: each executing lane's row of same-site lanes, limited to the
+/// executing ones (the same matrix the sm_6x convergence rule reads).
+template <Domain D, int W>
+Rows<D, W> activemask_rows(const D& d, const spec::WarpState<D, W>& s, const LaneWords<D, W>& v) {
+  const auto site = same_site_rows(d, s);
+  return spec::lanes_of<W>([&](unsigned i) { return site[i] & v.execs; });
+}
+
 // ------------------------------------------------------------------------------- the forms
 
 /// Evaluates a warp form (any family but the block barriers) on a warp state; `pre_volta`
@@ -218,10 +228,14 @@ Lanes<D, W> evaluate_lanes(const D& d, const spec::Instr& in, const spec::WarpSt
   const spec::FormInfo& f = spec::form_info(in.form);
   const auto v = lane_words(d, s, in);
   const auto zero = d.w32(0);
-  Lanes<D, W> out{spec::lanes_of<W>([&](unsigned) { return zero; }),
-                  zero,
-                  v.execs,
-                  {ub_self_not_in_mask(d, v), ub_peer_absent(d, v), ub_mask_mismatch(d, v), zero}};
+  // The three UB terms every rendezvous form carries (activemask waits for no one: none).
+  const bool rendezvous = !ub_clauses(in.form).empty();
+  Lanes<D, W> out{
+      spec::lanes_of<W>([&](unsigned) { return zero; }),
+      zero,
+      v.execs,
+      {rendezvous ? ub_self_not_in_mask(d, v) : zero, rendezvous ? ub_peer_absent(d, v) : zero,
+       rendezvous ? ub_mask_mismatch(d, v) : zero, zero}};
   const bool wide = f.a_type == spec::OperandType::B64;
   switch (f.family) {
     case spec::Family::Match:
@@ -247,6 +261,9 @@ Lanes<D, W> evaluate_lanes(const D& d, const spec::Instr& in, const spec::WarpSt
       if (pre_volta)
         out.ub[3] = ub_not_converged(d, v, same_site_rows(d, s)) |
                     d.ite(union_of_masks(d, v) != v.execs, v.execs, zero);
+      break;
+    case spec::Family::Activemask:
+      out.d = activemask_rows(d, s, v);
       break;
     case spec::Family::CtaBarrier:
       break;  // evaluated by `evaluate_cta_words`

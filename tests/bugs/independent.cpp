@@ -190,6 +190,7 @@ struct WarpRound {
   uint32_t exec = 0;
   std::array<uint32_t, kLanes> mask{};
   std::array<uint64_t, kLanes> a{};
+  std::array<uint32_t, kLanes> site{};
 };
 
 WarpRound load(const spec::Instr& in, const model::Warp& w) {
@@ -201,6 +202,7 @@ WarpRound load(const spec::Instr& in, const model::Warp& w) {
       r.exec |= bit(i);
     r.mask[i] = in.imm_mask ? *in.imm_mask : w.mask[i];
     r.a[i] = w.a[i];
+    r.site[i] = w.site[i];
   }
   return r;
 }
@@ -296,6 +298,16 @@ Observed Sim::warp_round(const model::Warp& w) {
   o.d.assign(kLanes, 0);
   o.p.assign(kLanes, 0);
   o.present.assign(kLanes, 0);
+  if (f_.family == spec::Family::Activemask) {
+    // No membermask and no waiting: each lane sees the executing lanes of its own call site.
+    for (unsigned i = 0; i < kLanes; ++i) {
+      if (!has(r.exec, i)) continue;
+      o.present[i] = 1;
+      for (unsigned j = 0; j < kLanes; ++j)
+        if (has(r.exec, j) && r.site[j] == r.site[i]) o.d[i] |= bit(j);
+    }
+    return o;
+  }
   for (unsigned i = 0; i < kLanes; ++i)
     if (has(r.exec, i) && !own_bit_ok(r.mask[i], i)) o.ub_reported = true;
   const uint32_t resumed = resumed_lanes(r);

@@ -60,6 +60,8 @@ TEST(CaptureGenerator, EveryStateIsSafeAndOnlyProbesAreUndefined) {
   for (const auto& v : kVariants) {
     if (static_cast<int>(v.id) >= kFirstCtaVariant) continue;
     for (StateSet set : kWarpSets) {
+      // The probes put a lane outside its membermask; a form without one has nothing to probe.
+      if (is_probe(set) && !spec::has_membermask(v.form)) continue;
       for (const auto& r : generate_warp_states(v, set, 11, 200)) {
         ASSERT_FALSE(hang_risk(r, set))
             << v.name << " " << state_set_name(set) << ": " << *hang_risk(r, set);

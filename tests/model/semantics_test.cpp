@@ -515,6 +515,58 @@ CLAUSE_TEST("cta.ub.not_reached", SyncthreadsThatSomeThreadSkips) {
   EXPECT_FALSE(r.outcome.ub_not_reached[40]);
 }
 
+// ------------------------------------------------------------------------------- activemask
+
+// The rule (PTX ISA, activemask): a lane executing the instruction contributes 1; a lane that has
+// exited, is elsewhere (inactive) or is predicated off contributes 0. The state's call site tells
+// which executing lanes run the instruction together.
+CLAUSE_TEST("activemask.participants", ActivemaskLeavesOutExitedAndInactiveLanes) {
+  auto in = instr(FormId::Activemask);
+  Warp w = model::make_warp(0);
+  for (unsigned i = 0; i < 32; ++i) {
+    if (i % 4 == 1) model::set_status(w, i, LaneStatus::Exited);
+    if (i % 4 == 2) model::set_status(w, i, LaneStatus::Inactive);
+  }
+  auto r = model::evaluate(in, w);
+  EXPECT_TRUE(r.ub.empty()) << show(in, w, r);
+  for (unsigned i = 0; i < 32; ++i) {
+    const bool runs = i % 4 == 0 || i % 4 == 3;
+    EXPECT_EQ(r.outcome.executes[i], runs) << i;
+    if (runs) {
+      EXPECT_EQ(r.outcome.d[i], 0x99999999u) << show(in, w, r);
+    }
+  }
+}
+
+CLAUSE_TEST("activemask.participants", ActivemaskLanesAtAnotherSiteAreNotTogether) {
+  // Lanes 0-15 reach it from one branch, 16-31 from another: two instances, two words.
+  auto in = instr(FormId::Activemask);
+  Warp w = model::make_warp(0);
+  for (unsigned i = 16; i < 32; ++i) w.site[i] = 1;
+  model::set_status(w, 3, LaneStatus::Exited);
+  model::set_status(w, 20, LaneStatus::Inactive);
+  auto r = model::evaluate(in, w);
+  for (unsigned i = 0; i < 32; ++i) {
+    if (i == 3 || i == 20) continue;
+    EXPECT_EQ(r.outcome.d[i], i < 16 ? 0x0000fff7u : 0xffef0000u) << i << show(in, w, r);
+  }
+}
+
+CLAUSE_TEST("activemask.result", ActivemaskHasNoMembermaskAndNoUndefinedCase) {
+  // Whatever masks the lanes hold (none is read), a lone lane sees itself, every lane is defined
+  // and no clause fires.
+  auto in = instr(FormId::Activemask);
+  Warp w = model::make_warp(0x00000001u);
+  for (unsigned i = 0; i < 32; ++i)
+    if (i != 9) model::set_status(w, i, LaneStatus::Inactive);
+  auto r = model::evaluate(in, w);
+  EXPECT_TRUE(r.ub.empty());
+  EXPECT_TRUE(r.defined(9));
+  EXPECT_EQ(r.outcome.d[9], 1u << 9) << show(in, w, r);
+  auto all = model::evaluate(in, model::make_warp(0u));
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(all.outcome.d[i], 0xffffffffu);
+}
+
 // ------------------------------------------------------------------------------- availability
 
 bool available(FormId f, spec::Target t, spec::PtxVersion v) {
@@ -574,14 +626,15 @@ TEST(Catalog, EveryClauseKeyIsUniqueAndNamesItsFamily) {
           {spec::Family::Vote, "vote"},
           {spec::Family::Redux, "redux"},
           {spec::Family::WarpBarrier, "syncwarp"},
-          {spec::Family::CtaBarrier, "cta"}};
+          {spec::Family::CtaBarrier, "cta"},
+          {spec::Family::Activemask, "activemask"}};
       EXPECT_EQ(family, expect.at(f.family)) << f.name << " lists " << key;
     }
 }
 
 TEST(Catalog, FormNamesRoundTrip) {
   for (const auto& f : spec::kForms) EXPECT_EQ(spec::find_form(f.name), f.id);
-  EXPECT_EQ(spec::kForms.size(), 30u);
+  EXPECT_EQ(spec::kForms.size(), 31u);
 }
 
 TEST(Catalog, IntrinsicsLowerToFormsOfMatchingWidth) {

@@ -540,6 +540,18 @@ std::vector<Case> cases() {
   const auto halves = full().a([](unsigned i) { return i < 16; }).site(0xffff0000u, 1);
   yes("seq.call_site_split", warp(kVAll, {halves}), kSm90);
   no("seq.call_site_split", warp(kVAll, {halves}), kSm60);
+  const std::string kActive = "activemask.b32 d;";
+  yes("activemask.exited_lane", warp(kActive, {full().exit(0x80000001u)}));
+  no("activemask.exited_lane", warp(kActive, {full()}));
+  no("activemask.exited_lane", warp(kActive, {lanes(0xffff)}));  // elsewhere, not exited
+  yes("activemask.two_sites", warp(kActive, {full().site(0xffff0000u, 1)}));
+  no("activemask.two_sites", warp(kActive, {full()}));
+  // Lanes at site 1 that do not execute split nothing.
+  no("activemask.two_sites", warp(kActive, {lanes(0xffff).site(0xffff0000u, 1)}));
+  yes("activemask.lone_lane", warp(kActive, {lanes(0x100)}));
+  no("activemask.lone_lane", warp(kActive, {lanes(0x300)}));
+  // Alone, but only because every other lane has exited: nobody is elsewhere.
+  no("activemask.lone_lane", warp(kActive, {lanes(0x100).exit(~0x100u)}));
   return c;
 }
 

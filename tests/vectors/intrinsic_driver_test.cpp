@@ -213,5 +213,13 @@ int main(int argc, char** argv) {
   r.syncthreads_count = [](int p) { return barrier(p, [](int c, int) { return c; }); };
   r.syncthreads_and = [](int p) { return barrier(p, [](int c, int n) { return c == n ? 1 : 0; }); };
   r.syncthreads_or = [](int p) { return barrier(p, [](int c, int) { return c > 0 ? 1 : 0; }); };
+  // The lanes that execute the call from the caller's call site run it together (no
+  // rendezvous: a query).
+  r.activemask = [] {
+    unsigned d = 0;
+    for (unsigned j = 0; j < 32; ++j)
+      if (ws::executes(j) && ws::site(j) == ws::site(ws::lane())) d |= 1u << j;
+    return d;
+  };
   return r.run(std::cout) == 0 ? 0 : 3;
 }
