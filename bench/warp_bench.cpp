@@ -131,6 +131,9 @@ std::string goal(const Case& c, double model_rate, double fast_rate) {
   const bool integer_redux = f.family == spec::Family::Redux && f.a_type != spec::OperandType::F32;
   if (f.family == spec::Family::Vote || integer_redux || f.family == spec::Family::Match)
     return ">=100M/s:" + verdict(fast_rate >= 100e6);
+  // The rest of the warp-level family (the issue "[family]").
+  if (f.family == spec::Family::Activemask)
+    return ">=25x, >=100M/s:" + verdict(ratio >= 25 && fast_rate >= 100e6);
   return "";
 }
 
