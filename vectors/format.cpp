@@ -121,7 +121,11 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
     if (f.d_type != spec::ResultType::None && v.instr.instr.write_d) {
       std::vector<uint32_t> d;
       for (std::size_t i = 0; i < n; ++i) d.push_back(x.defined[i] ? x.d[i] : 0);
-      s += ",\"d\":" + list(d, hex32);
+      // A predicate result is a JSON boolean, as in results files and in `eval --json`.
+      if (f.d_type == spec::ResultType::Pred)
+        s += ",\"d\":" + list(d, [](uint32_t z) { return std::string(z ? "true" : "false"); });
+      else
+        s += ",\"d\":" + list(d, hex32);
     }
     if (v.instr.instr.write_p) {
       std::vector<uint8_t> p;

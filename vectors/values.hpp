@@ -4,8 +4,8 @@
 // public header (it brings in simdjson).
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "json/read.hpp"
@@ -93,13 +93,13 @@ inline std::optional<uint64_t> word_of(std::string_view s) {
 
 /// Reads in place a list laid out as warpspec writes it: `[`, elements separated by single
 /// commas, `]`, no white space; each element "0x" and 8 (16 above 32 bits) hex digits in quotes,
-/// a decimal of at most nine digits or, when `present` is given, null (no result:
-/// present[i] = 0). Exactly `n` elements, or at most `n`
+/// a decimal of at most nine digits, true or false (1 or 0) or, when `present` is given, null
+/// (no result: present[i] = 0). Exactly `n` elements, or at most `n`
 /// with `present`. Returns false, having read nothing, for any other text: the general path
 /// reads it then, so both paths give one answer for the lists this one takes.
 template <class T>
-[[gnu::always_inline]] inline bool laid_out_list(json::Value& v, std::size_t n, int width,
-                                                 T* out, uint8_t* present) {
+[[gnu::always_inline]] inline bool laid_out_list(json::Value& v, std::size_t n, int width, T* out,
+                                                 uint8_t* present) {
   const char* const first = v.at();
   const auto& text = v.doc().line().text;
   const char* const end = text.data() + text.size();
@@ -133,6 +133,12 @@ template <class T>
         if ((*q >= '0' && *q <= '9') || q >= end || !fits(x, width)) return false;
         out[i] = static_cast<T>(x);
         if (present) present[i] = 1;
+      } else if (end - q >= 5 &&
+                 (std::memcmp(q, "true", 4) == 0 || std::memcmp(q, "false", 5) == 0)) {
+        // A predicate result (1 or 0).
+        out[i] = static_cast<T>(*q == 't');
+        if (present) present[i] = 1;
+        q += *q == 't' ? 4 : 5;
       } else if (present && end - q >= 5 && std::memcmp(q, "null", 4) == 0) {
         q += 4;
       } else {

@@ -255,6 +255,7 @@ Json reversed(const Json& j) {
 }
 
 uint64_t word(const Json& x) {
+  if (x.is_boolean()) return x.get<bool>();  // a predicate result
   if (x.is_string()) return std::stoull(x.get<std::string>().substr(2), nullptr, 16);
   if (x.is_number_unsigned()) return x.get<uint64_t>();
   return static_cast<uint32_t>(x.get<int64_t>());  // a block's 32-bit predicates, written signed
@@ -685,6 +686,7 @@ TEST(Json, ListsInWarpspecsLayoutReadAsTheSameListsSpaced) {
       list([](int i) { return i == 5 ? std::string("\"0XABCDEF01\"") : std::string("\"0xabcdef01\""); }, 32),
       list([](int i) { return std::to_string(i); }, 7),  // stops early: lanes 7 on have no result
       list([](int) { return "null"; }, 32), "[]",
+      list([](int i) { return i % 3 ? std::string(i % 2 ? "true" : "false") : "null"; }, 32),
   };
   for (const auto& l : lists) {
     const auto a = result_text(reader.parse(R"({"id":5,"d":)" + l + "}", 2, one));
