@@ -113,6 +113,8 @@ const bool eval_registered = add_command(
            "  warpspec eval 'vote.sync.ballot.b32 d, !p, m;' --a '1,0*' --mask 0x0000ffff --exited "
            "16-31\n"
            "  warpspec eval '__syncthreads_count(p)' --threads 64 --a '1*10,0*' --exited 60-63\n"
+           "  warpspec eval 'activemask.b32 d;' --inactive 8-11 --sites '0*16,1*'   (no mask: "
+           "--sites says who runs it together)\n"
            "Exit: 0 no UB, 3 UB found, 4 form not available on the target, 64 usage, 65 bad file, "
            "66 missing file.");
        return [o] { return run_eval(*o); };

@@ -139,7 +139,9 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
   const auto& f = spec::form_info(in.form);
   bool sites = false;
   for (unsigned i = 1; i < spec::kWarpSize; ++i) sites = sites || w.site[i] != w.site[0];
-  std::vector<std::string> head{"status", "mask"};
+  const bool masks = spec::has_membermask(in.form);
+  std::vector<std::string> head{"status"};
+  if (masks) head.push_back("mask");
   if (!syn.none) head.push_back("a");
   if (sites) head.push_back("site");
   const bool has_d = f.d_type != spec::ResultType::None && in.write_d;
@@ -152,7 +154,8 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     const auto st = status(w, i);
     const uint32_t mask = in.imm_mask ? *in.imm_mask : w.mask[i];
-    std::vector<std::string> row{std::string(status_name(st)), hex32(mask)};
+    std::vector<std::string> row{std::string(status_name(st))};
+    if (masks) row.push_back(hex32(mask));
     if (!syn.none) row.push_back(format_operand(w.a[i], syn));
     if (sites) row.push_back(std::to_string(w.site[i]));
     if (r) {
@@ -254,10 +257,9 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const Warp
   auto lanes = nlohmann::json::array();
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     const auto st = status(w, i);
-    nlohmann::json l{{"lane", i},
-                     {"status", status_name(st)},
-                     {"mask", hex32(p.instr.imm_mask ? *p.instr.imm_mask : w.mask[i])},
-                     {"site", w.site[i]}};
+    nlohmann::json l{{"lane", i}, {"status", status_name(st)}, {"site", w.site[i]}};
+    if (spec::has_membermask(p.instr.form))
+      l["mask"] = hex32(p.instr.imm_mask ? *p.instr.imm_mask : w.mask[i]);
     if (!syn.none)
       l["a"] = syn.is_pred ? nlohmann::json(w.a[i] != 0)
                            : nlohmann::json(syn.bits == 64 ? hex64(w.a[i])

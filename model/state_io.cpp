@@ -1,12 +1,12 @@
 #include "model/state_io.hpp"
 
-#include "model/input.hpp"
-
 #include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "model/input.hpp"
 
 namespace warpspec::model {
 
@@ -236,7 +236,10 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   } else if (!f.a.empty()) {
     usage("--a: " + p.text + " has no source operand");
   }
-  if (p.instr.imm_mask) {
+  if (!spec::has_membermask(p.instr.form)) {
+    if (!f.mask.empty() || !f.masks.empty())
+      usage(p.text + " has no membermask: drop --mask/--masks");
+  } else if (p.instr.imm_mask) {
     if (!f.mask.empty() || !f.masks.empty())
       usage(
           "the membermask is the immediate in the instruction; --mask/--masks apply only when it "
@@ -294,7 +297,6 @@ std::string json_error_text(const std::string& what) {
   return printable(what.substr(pos), true);
 }
 
-
 JsonState read_state_file_header(const std::string& path) {
   return read_state_text(read_input(path), path);
 }
@@ -348,7 +350,10 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
       w.a[i] = value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn,
                               where + ".a", true);
     }
-    if (p.instr.imm_mask) {
+    if (!spec::has_membermask(p.instr.form)) {
+      if (l.contains("mask"))
+        throw InputError(where + ".mask: " + p.text + " has no membermask", true);
+    } else if (p.instr.imm_mask) {
       w.mask[i] = *p.instr.imm_mask;
       if (l.contains("mask")) {
         auto m = value_or_throw(json_value_text(l["mask"], where + ".mask"), kMaskSyntax,

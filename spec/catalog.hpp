@@ -203,8 +203,8 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "lanes and lanes elsewhere in the program are clear.",
      kSrcActivemask},
     {ClauseId::ActivemaskResult, "activemask.result", ClauseKind::Semantic,
-     "Every executing lane gets the same word, its own bit included; there is no membermask and "
-     "no undefined case.",
+     "Every lane executing it from one call site gets the same word, its own bit included; "
+     "there is no membermask and no undefined case.",
      kSrcActivemask},
 }};
 
