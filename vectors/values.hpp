@@ -51,59 +51,79 @@ inline std::optional<uint64_t> word_of(std::string_view s) {
   not_a_value(v, width);
 }
 
+/// Decodes, where it lies, one lane value of `width` bits spelled as warpspec writes it: "0x" and
+/// eight hex digits in quotes (sixteen above 32 bits), a decimal integer without a leading zero
+/// (a negative one down to INT32_MIN below 64 bits, as its two's complement), true or false.
+/// Returns the byte after it, or nullptr for any other text, which the general reading then words
+/// (or refuses) with the same answer.
+[[gnu::always_inline]] inline const char* laid_out_value(const char* q, const char* end, int width,
+                                                         uint64_t& out) {
+  if (*q == '"') {
+    const int digits = width > 32 && end - q >= 20 && q[19] == '"' ? 16 : 8;
+    uint64_t x = 0, lo = 0;
+    if (end - q < digits + 4 || q[1] != '0' || (q[2] | 0x20) != 'x' || q[3 + digits] != '"' ||
+        !json::hex8(q + 3, x))
+      return nullptr;
+    if (digits == 16) {
+      if (!json::hex8(q + 11, lo)) return nullptr;
+      x = x << 32 | lo;
+    }
+    if (!fits(x, width)) return nullptr;
+    out = x;
+    return q + digits + 4;
+  }
+  if (end - q >= 4 && std::memcmp(q, "true", 4) == 0) return out = 1, q + 4;
+  if (end - q >= 5 && std::memcmp(q, "false", 5) == 0) return out = 0, q + 5;
+  // A decimal integer without a leading zero, of at most 19 digits (no overflow).
+  const bool negative = *q == '-';
+  const char* p = q + negative;
+  const char* const digits_end = std::min(end, p + 19);
+  if (p == end || *p < '0' || *p > '9') return nullptr;
+  uint64_t x = 0;
+  const char* r = p;
+  for (; r < digits_end && *r >= '0' && *r <= '9'; ++r)
+    x = x * 10 + static_cast<unsigned>(*r - '0');
+  if ((r < end && *r >= '0' && *r <= '9') || (*p == '0' && r - p > 1)) return nullptr;
+  if (!negative) {
+    if (!fits(x, width)) return nullptr;
+    out = x;
+  } else {
+    if (width == 64 ? x > uint64_t{1} << 63 : x > uint64_t{1} << 31) return nullptr;
+    const uint64_t y = uint64_t{0} - x;  // the two's complement of the width
+    out = width == 64 ? y : static_cast<uint32_t>(y);
+  }
+  return r;
+}
+
 /// A lane value of `width` bits: a number (a negative one as the two's complement of the width,
 /// down to INT32_MIN below 64 bits), a string of "0x" and hex digits or of decimal digits, or
 /// true/false (1/0).
 [[gnu::always_inline]] inline uint64_t lane_value(json::Value& v, int width) {
-  // The layouts warpspec writes ("0x" and eight hex digits, a decimal integer of at most nine
-  // digits, true, false) are decoded where they lie; any other spelling below.
+  // The layouts warpspec writes are decoded where they lie; any other spelling below.
+  const auto& line = v.doc().line().text;
+  const char* const end = line.data() + line.size();
+  uint64_t x = 0;
   if (const char* p = v.string_start()) {
-    // Eight hex digits and the closing quote: the string is exactly "0x" and eight digits.
-    uint64_t x = 0;
-    if (p[0] == '0' && (p[1] | 0x20) == 'x' && p[10] == '"' && json::hex8(p + 2, x) &&
-        fits(x, width))
-      return x;
+    // The string is read: the decoder sees it from its opening quote to its closing one.
+    if (laid_out_value(p - 1, end, width, x)) return x;
     return lane_value_slow(v, width);
   }
   const std::string_view t = v.token();
-  const char c = *t.data();  // the padding after the line makes this readable
-  if (c == 't' || c == 'f') {
-    if (t == "true") return 1;
-    if (t == "false") return 0;
-  } else {
-    // A decimal integer without a leading zero, of at most 19 digits (no overflow).
-    const bool negative = c == '-';
-    const std::size_t first = negative, n = t.size();
-    if (n > first && n <= first + 19 && (t[first] != '0' || n == first + 1)) {
-      uint64_t x = 0;
-      std::size_t i = first;
-      for (; i < n && t[i] >= '0' && t[i] <= '9'; ++i)
-        x = x * 10 + static_cast<unsigned>(t[i] - '0');
-      if (i == n) {
-        if (!negative && fits(x, width)) return x;
-        if (negative && (width == 64 ? x <= uint64_t{1} << 63 : x <= uint64_t{1} << 31)) {
-          const uint64_t y = uint64_t{0} - x;  // the two's complement of the width
-          return width == 64 ? y : static_cast<uint32_t>(y);
-        }
-      }
-    }
-  }
+  if (laid_out_value(t.data(), end, width, x) == t.data() + t.size()) return x;
   return lane_value_slow(v, width);
 }
 
 /// Reads in place a list laid out as warpspec writes it: `[`, elements separated by single
-/// commas, `]`, no white space; each element "0x" and 8 (16 above 32 bits) hex digits in quotes,
-/// a decimal of at most nine digits, true or false (1 or 0) or, when `present` is given, null
-/// (no result: present[i] = 0). Exactly `n` elements, or at most `n`
-/// with `present`. Returns false, having read nothing, for any other text: the general path
-/// reads it then, so both paths give one answer for the lists this one takes.
+/// commas, `]`, no white space; each element a value laid_out_value() decodes or, when `present`
+/// is given, null (no result: present[i] = 0). Exactly `n` elements, or at most `n` with
+/// `present`. Returns false, having read nothing, for any other text: the general path reads it
+/// then, so both paths give one answer for the lists this one takes.
 template <class T>
 [[gnu::always_inline]] inline bool laid_out_list(json::Value& v, std::size_t n, int width, T* out,
                                                  uint8_t* present) {
   const char* const first = v.at();
   const auto& text = v.doc().line().text;
   const char* const end = text.data() + text.size();
-  const int digits = width > 32 ? 16 : 8;
   const char* q = first + 1;
   std::size_t i = 0;
   if (*first != '[') return false;
@@ -111,34 +131,12 @@ template <class T>
     ++q;
   } else {
     for (;; ++i) {
-      if (i == n) return false;
-      if (end - q >= digits + 5 && q[0] == '"' && q[1] == '0' && (q[2] | 0x20) == 'x' &&
-          q[3 + digits] == '"') {
-        uint64_t x = 0, lo = 0;
-        if (!json::hex8(q + 3, x)) return false;
-        if (digits == 16) {
-          if (!json::hex8(q + 11, lo)) return false;
-          x = x << 32 | lo;
-        }
-        if (!fits(x, width)) return false;  // the general path words the error
+      if (i == n || q >= end) return false;
+      uint64_t x = 0;
+      if (const char* next = laid_out_value(q, end, width, x)) {
         out[i] = static_cast<T>(x);
         if (present) present[i] = 1;
-        q += digits + 4;
-      } else if (*q >= '0' && *q <= '9') {
-        // A decimal of at most nine digits without a leading zero (a predicate, a site).
-        uint64_t x = static_cast<unsigned>(*q++ - '0');
-        if (x)
-          for (int k = 1; k < 9 && *q >= '0' && *q <= '9'; ++k)
-            x = x * 10 + static_cast<unsigned>(*q++ - '0');
-        if ((*q >= '0' && *q <= '9') || q >= end || !fits(x, width)) return false;
-        out[i] = static_cast<T>(x);
-        if (present) present[i] = 1;
-      } else if (end - q >= 5 &&
-                 (std::memcmp(q, "true", 4) == 0 || std::memcmp(q, "false", 5) == 0)) {
-        // A predicate result (1 or 0).
-        out[i] = static_cast<T>(*q == 't');
-        if (present) present[i] = 1;
-        q += *q == 't' ? 4 : 5;
+        q = next;
       } else if (present && end - q >= 5 && std::memcmp(q, "null", 4) == 0) {
         q += 4;
       } else {
