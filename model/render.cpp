@@ -134,11 +134,16 @@ spec::ValueSyntax form_syntax(spec::FormId form) {
   return s;
 }
 
+bool sites_differ(const Warp& w) {
+  for (unsigned i = 1; i < spec::kWarpSize; ++i)
+    if (w.site[i] != w.site[0]) return true;
+  return false;
+}
+
 std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, const Warp& w,
                        const WarpResult* r, bool compact) {
   const auto& f = spec::form_info(in.form);
-  bool sites = false;
-  for (unsigned i = 1; i < spec::kWarpSize; ++i) sites = sites || w.site[i] != w.site[0];
+  const bool sites = sites_differ(w);
   const bool masks = spec::has_membermask(in.form);
   std::vector<std::string> head{"status"};
   if (masks) head.push_back("mask");

@@ -29,6 +29,10 @@ std::string table(const std::vector<std::string>& header,
 /// The value syntax a bare form implies (no intrinsic).
 spec::ValueSyntax form_syntax(spec::FormId form);
 
+/// True when the lanes reach the instruction from more than one call site: a lane table then
+/// shows each lane's site, since it decides which lanes run together.
+bool sites_differ(const Warp& w);
+
 /// A lane table (lane, status, mask, a, site when used, d, p, defined). With `compact`, runs of
 /// lanes whose rows are equal but for the lane number are merged ("2-31").
 std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, const Warp& w,

@@ -261,8 +261,7 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
       !cta && !v.instr.instr.imm_mask && spec::has_membermask(v.instr.instr.form);
   if (mask_column) head.push_back("mask");
   // Call sites, when lanes run from more than one: they decide who runs together.
-  bool site_column = false;
-  for (unsigned i = 0; !cta && i < 32; ++i) site_column = site_column || r.warp.site[i] != 0;
+  const bool site_column = !cta && model::sites_differ(r.warp);
   if (site_column) head.push_back("site");
   if (!syn.none) head.push_back("a");
   if (has_d) head.insert(head.end(), {"expected d", "observed d"});
