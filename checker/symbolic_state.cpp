@@ -29,7 +29,9 @@ SymWarp make_sym_warp(const Z3Domain& d, const std::string& prefix) {
           [&](unsigned i) { return c.bv_const(field(prefix, "mask", i).c_str(), 32); }),
       spec::lanes_of<W>([&](unsigned i) { return c.bv_const(field(prefix, "a", i).c_str(), 64); }),
       spec::lanes_of<W>(
-          [&](unsigned i) { return c.bv_const(field(prefix, "site", i).c_str(), 32); })};
+          [&](unsigned i) { return c.bv_const(field(prefix, "site", i).c_str(), 32); }),
+      spec::lanes_of<W>([&](unsigned i) { return c.bv_const(field(prefix, "b", i).c_str(), 32); }),
+      spec::lanes_of<W>([&](unsigned i) { return c.bv_const(field(prefix, "c", i).c_str(), 32); })};
 }
 
 SymCta make_sym_cta(const Z3Domain& d, const std::string& prefix, unsigned threads) {

@@ -39,7 +39,8 @@ int run_eval(const EvalOptions& o) {
   const auto p = parse_or_fail(text, origin);
   const bool flags_given = !o.flags.a.empty() || !o.flags.mask.empty() || !o.flags.masks.empty() ||
                            !o.flags.exited.empty() || !o.flags.inactive.empty() ||
-                           !o.flags.sites.empty() || o.flags.threads;
+                           !o.flags.sites.empty() || !o.flags.b.empty() || !o.flags.c.empty() ||
+                           o.flags.threads;
   if (js && flags_given)
     throw Failure{kExitUsage, "give the state either as --state FILE or as flags, not both"};
   auto target = target_or_fail(o.target, js && js->target ? *js->target : spec::kDefaultTarget);
@@ -96,6 +97,12 @@ const bool eval_registered = add_command(
        sub.add_option(
            "--sites", o->flags.sites,
            "Per-lane call-site ids (lanes reaching the instruction from different branches)");
+       sub.add_option("--b", o->flags.b,
+                      "Shuffles: per-lane b (source lane or offset) when b is a register, list "
+                      "syntax as --a");
+       sub.add_option("--c", o->flags.c,
+                      "Shuffles: per-lane c (segment mask in bits 12:8, clamp in 4:0) when c is a "
+                      "register; 0x1f is the whole warp for .down/.bfly/.idx, 0 for .up");
        sub.add_option("--threads", o->flags.threads,
                       "Block size for __syncthreads* forms (default 32)")
            ->check(CLI::Range(1, 1024));
@@ -115,6 +122,10 @@ const bool eval_registered = add_command(
            "  warpspec eval '__syncthreads_count(p)' --threads 64 --a '1*10,0*' --exited 60-63\n"
            "  warpspec eval 'activemask.b32 d;' --inactive 8-11 --sites '0*16,1*'   (no mask: "
            "--sites says who runs it together)\n"
+           "  warpspec eval 'shfl.sync.idx.b32 d|p, a, 5, 0x181f, 0xffffffff;' --a '0x100*8,0x200*' "
+           "  (segments of 8 lanes: each reads lane 5 of its own)\n"
+           "  warpspec eval 'shfl.sync.down.b32 d|p, a, b, 0x1f, 0x7fffffff;' --a 7 --b '1*16,2*' "
+           "--inactive 31\n"
            "Exit: 0 no UB, 3 UB found, 4 form not available on the target, 64 usage, 65 bad file, "
            "66 missing file.");
        return [o] { return run_eval(*o); };

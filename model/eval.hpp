@@ -47,6 +47,8 @@ struct WarpResult {
   spec::AvailabilityVerdict availability;
   /// True when the lane executes and no UB clause fires on it.
   bool defined(unsigned lane) const { return outcome.defined(Concrete{}, lane); }
+  /// True when the lane is defined and no clause leaves its `d` undefined (shuffles).
+  bool d_defined(unsigned lane) const { return outcome.d_defined(Concrete{}, lane); }
 };
 
 /// A UB clause that fires on a block barrier, with the threads it fires on.

@@ -149,6 +149,11 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
   if (masks) head.push_back("mask");
   if (!syn.none) head.push_back("a");
   if (sites) head.push_back("site");
+  const bool bc = spec::has_operands_bc(in.form);
+  if (bc) {
+    head.push_back("b");
+    head.push_back("c");
+  }
   const bool has_d = f.d_type != spec::ResultType::None && in.write_d;
   if (r) {
     if (has_d) head.push_back("d");
@@ -163,11 +168,20 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
     if (masks) row.push_back(hex32(mask));
     if (!syn.none) row.push_back(format_operand(w.a[i], syn));
     if (sites) row.push_back(std::to_string(w.site[i]));
+    if (bc) {
+      row.push_back(std::to_string(in.imm_b ? *in.imm_b : w.b[i]));
+      row.push_back(hex32(in.imm_c ? *in.imm_c : w.c[i]));
+    }
     if (r) {
       const bool runs_it = st == LaneStatus::Executes;
-      if (has_d) row.push_back(runs_it ? format_result(r->outcome.d[i], f.d_type) : "-");
+      const bool d_open = r->defined(i) && !r->d_defined(i);
+      if (has_d)
+        row.push_back(!runs_it ? "-" : d_open ? "?" : format_result(r->outcome.d[i], f.d_type));
       if (in.write_p) row.push_back(runs_it ? (r->outcome.p[i] ? "1" : "0") : "-");
-      row.push_back(!runs_it ? "-" : r->defined(i) ? "yes" : "NO (UB)");
+      row.push_back(!runs_it             ? "-"
+                    : !r->defined(i)     ? "NO (UB)"
+                    : !r->d_defined(i)   ? "p only (d undefined)"
+                                         : "yes");
     }
     rows.push_back(std::move(row));
   }
@@ -213,7 +227,15 @@ std::string availability_line(const spec::AvailabilityVerdict& v) {
 
 std::string findings_text(const WarpResult& r) {
   std::string out = availability_line(r.availability);
-  if (r.ub.empty()) return out + "No undefined behaviour.\n";
+  if (r.ub.empty()) {
+    for (const auto& t : r.outcome.loose_d) {
+      if (t.lanes == 0) continue;
+      const auto& c = spec::clause_info(t.clause);
+      out += "d undefined (" + std::string(c.key) + ") on lanes " + format_lanes(t.lanes) + ": " +
+             std::string(c.text) + "\n";
+    }
+    return out + "No undefined behaviour.\n";
+  }
   for (const auto& u : r.ub) {
     const auto& c = spec::clause_info(u.clause);
     out += "UB " + std::string(c.key) + " on lanes " + format_lanes(u.lanes) + ": " +
@@ -269,12 +291,18 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const Warp
       l["a"] = syn.is_pred ? nlohmann::json(w.a[i] != 0)
                            : nlohmann::json(syn.bits == 64 ? hex64(w.a[i])
                                                            : hex32(static_cast<uint32_t>(w.a[i])));
+    if (spec::has_operands_bc(p.instr.form)) {
+      l["b"] = hex32(p.instr.imm_b ? *p.instr.imm_b : w.b[i]);
+      l["c"] = hex32(p.instr.imm_c ? *p.instr.imm_c : w.c[i]);
+    }
     const bool runs_it = st == LaneStatus::Executes;
     if (f.d_type != spec::ResultType::None && p.instr.write_d)
-      l["d"] = runs_it ? result_value(r.outcome.d[i], f.d_type) : nlohmann::json(nullptr);
+      l["d"] = runs_it && (r.d_defined(i) || !r.defined(i)) ? result_value(r.outcome.d[i], f.d_type)
+                                                              : nlohmann::json(nullptr);
     if (p.instr.write_p)
       l["p"] = runs_it ? nlohmann::json(r.outcome.p[i]) : nlohmann::json(nullptr);
     l["defined"] = r.defined(i);
+    if (!r.outcome.loose_d.empty()) l["d_defined"] = r.d_defined(i);
     lanes.push_back(std::move(l));
   }
   j["lanes"] = std::move(lanes);

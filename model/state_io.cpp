@@ -221,6 +221,52 @@ std::vector<bool> parse_lane_set(std::string_view text, std::size_t n, std::stri
   return set;
 }
 
+// A shuffle's b or c on every lane: the instruction's immediate, or the register's per-lane
+// values from `list` (command-line list syntax). Forms without b and c refuse a list.
+void fill_word_operand(const spec::ParsedInstr& p, char name, const std::optional<uint32_t>& imm,
+                       const std::string& reg, const std::string& list,
+                       std::array<uint32_t, spec::kWarpSize>& out) {
+  const std::string flag = std::string("--") + name;
+  if (!spec::has_operands_bc(p.instr.form)) {
+    if (!list.empty()) usage(flag + ": " + p.text + " has no operand " + name);
+    return;
+  }
+  if (imm) {
+    if (!list.empty())
+      usage(flag + ": " + name + " is the immediate in the instruction; " + flag +
+            " applies only when it is a register");
+    out.fill(*imm);
+    return;
+  }
+  if (list.empty())
+    usage(std::string("the operand ") + name + " '" + reg + "' is a register: give its values with " +
+          flag + " (one value for all lanes, or a list such as '1*16,2*')");
+  auto vs = expand_list(list, spec::kWarpSize, flag);
+  for (unsigned i = 0; i < spec::kWarpSize; ++i)
+    out[i] = static_cast<uint32_t>(
+        value_or_throw(vs[i], kMaskSyntax, flag + " lane " + std::to_string(i), false));
+}
+
+// The same from a JSON state file's lane object: field "b" or "c", which must agree with an
+// immediate when the instruction has one.
+void word_operand_from_json(const spec::ParsedInstr& p, const char* name,
+                            const std::optional<uint32_t>& imm, const nlohmann::json& l,
+                            const std::string& where, uint32_t& out) {
+  const std::string at = where + "." + name;
+  if (!spec::has_operands_bc(p.instr.form)) {
+    if (l.contains(name)) throw InputError(at + ": " + p.text + " has no operand " + name, true);
+    return;
+  }
+  if (imm && !l.contains(name)) {
+    out = *imm;
+    return;
+  }
+  out = static_cast<uint32_t>(
+      value_or_throw(json_value_text(field(l, name, where), at), kMaskSyntax, at, true));
+  if (imm && out != *imm)
+    throw InputError(at + ": differs from the instruction's immediate " + name, true);
+}
+
 Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   const auto syn = spec::value_syntax(p);
   Warp w = make_warp(0);
@@ -262,6 +308,8 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
       w.site[i] = static_cast<uint32_t>(
           value_or_throw(ss[i], kSiteSyntax, "--sites lane " + std::to_string(i), false));
   }
+  fill_word_operand(p, 'b', p.instr.imm_b, p.b_register, f.b, w.b);
+  fill_word_operand(p, 'c', p.instr.imm_c, p.c_register, f.c, w.c);
   return w;
 }
 
@@ -370,6 +418,8 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     if (l.contains("site"))
       w.site[i] = static_cast<uint32_t>(value_or_throw(json_value_text(l["site"], where + ".site"),
                                                        kSiteSyntax, where + ".site", true));
+    word_operand_from_json(p, "b", p.instr.imm_b, l, where, w.b[i]);
+    word_operand_from_json(p, "c", p.instr.imm_c, l, where, w.c[i]);
   }
   return w;
 }

@@ -43,6 +43,8 @@ struct StateFlags {
   std::string exited;       ///< lane set of exited lanes
   std::string inactive;     ///< lane set of lanes alive but not executing the instruction
   std::string sites;        ///< per-lane call-site ids (list syntax)
+  std::string b;            ///< shuffles: per-lane b (list syntax) when b is a register
+  std::string c;            ///< shuffles: per-lane c (list syntax) when c is a register
   std::size_t threads = 0;  ///< block size for the block barriers (0: 32)
 };
 

@@ -16,7 +16,8 @@ Outcome<D, W> eval_activemask(const D& d, const Instr& in, const WarpState<D, W>
     for (unsigned j = 0; j < W; ++j) together = together | bit_if(d, s.site[j] == s.site[i], j);
     return v.execs & together;
   };
-  return {lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {}};
+  return {lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {},
+          {}};
 }
 
 }  // namespace warpspec::spec

@@ -58,12 +58,24 @@ enum class ClauseId : uint8_t {
   CtaUbNotReached,
   ActivemaskParticipants,
   ActivemaskResult,
+  ShflParticipants,
+  ShflSourceLane,
+  ShflBound,
+  ShflInRange,
+  ShflCopy,
+  ShflSourceUndefined,
+  ShflUbSelfNotInMask,
+  ShflUbPeerAbsent,
+  ShflUbMaskMismatch,
+  ShflUbSm6xConvergence,
   Count_
 };
 inline constexpr int kClauseCount = static_cast<int>(ClauseId::Count_);
 
-/// Whether a clause states a defined result or a condition under which behaviour is undefined.
-enum class ClauseKind : uint8_t { Semantic, Undefined };
+/// Whether a clause states a defined result, a condition under which behaviour is undefined, or
+/// a condition under which one result value is left undefined while the instruction stays
+/// defined (the other results, and every other lane, are still pinned down).
+enum class ClauseKind : uint8_t { Semantic, Undefined, UndefinedValue };
 
 /// One clause: stable key, kind, a one-line paraphrase in our words, and the manual section.
 struct ClauseInfo {
@@ -80,6 +92,7 @@ inline constexpr std::string_view kSrcRedux = "PTX ISA 9.7.13.12 (redux.sync)";
 inline constexpr std::string_view kSrcSync =
     "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
 inline constexpr std::string_view kSrcActivemask = "PTX ISA 9.7.13.11 (activemask)";
+inline constexpr std::string_view kSrcShfl = "PTX ISA 9.7.9.6 (shfl.sync)";
 inline constexpr std::string_view kSrcMatchFn =
     "CUDA C++ Programming Guide, Warp Match Functions (types and worked example)";
 
@@ -206,6 +219,42 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "Every lane executing it from one call site gets the same word, its own bit included; "
      "there is no membermask and no undefined case.",
      kSrcActivemask},
+
+    {ClauseId::ShflParticipants, "shfl.participants", ClauseKind::Semantic,
+     "The lanes named in the membermask meet (exited ones are not waited for); each executing "
+     "lane then reads one source lane chosen by its own b and c.",
+     kSrcShfl},
+    {ClauseId::ShflSourceLane, "shfl.source_lane", ClauseKind::Semantic,
+     "The source lane comes from b's low five bits: lane - b (.up), lane + b (.down), lane xor b "
+     "(.bfly), or the segment's first lane with b's bits outside the segment mask (.idx).",
+     kSrcShfl},
+    {ClauseId::ShflBound, "shfl.bound", ClauseKind::Semantic,
+     "c[12:8] is a segment mask and c[4:0] a clamp: a segment starts at lane & segmask, and its "
+     "bound is that start with the clamp's bits outside the segment mask added.",
+     kSrcShfl},
+    {ClauseId::ShflInRange, "shfl.in_range", ClauseKind::Semantic,
+     "The source lane is in range when it is at or above the bound (.up) or at or below it "
+     "(others); p says whether it was, and out of range the lane reads its own a.",
+     kSrcShfl},
+    {ClauseId::ShflCopy, "shfl.copy", ClauseKind::Semantic,
+     "d is the 32-bit a of the lane read, bit for bit.", kSrcShfl},
+    {ClauseId::ShflSourceUndefined, "shfl.source_undefined", ClauseKind::UndefinedValue,
+     "d is undefined (p is not) when the lane read does not execute the instruction or is not "
+     "named in the reader's membermask.",
+     kSrcShfl},
+    {ClauseId::ShflUbSelfNotInMask, "shfl.ub.self_not_in_mask", ClauseKind::Undefined,
+     "UB when an executing lane's own bit is clear in its membermask.", kSrcShfl},
+    {ClauseId::ShflUbPeerAbsent, "shfl.ub.peer_absent", ClauseKind::Undefined,
+     "UB when a non-exited lane named in an executing lane's membermask does not execute the "
+     "instruction.",
+     kSrcShfl},
+    {ClauseId::ShflUbMaskMismatch, "shfl.ub.mask_mismatch", ClauseKind::Undefined,
+     "UB when a lane named in an executing lane's membermask executes it with another membermask.",
+     kSrcShfl},
+    {ClauseId::ShflUbSm6xConvergence, "shfl.ub.sm6x_convergence", ClauseKind::Undefined,
+     "On sm_6x and older targets, UB unless the named lanes execute the same shuffle converged "
+     "(one call site) and every executing lane is named by some membermask.",
+     kSrcShfl},
 }};
 
 constexpr bool clauses_in_order() {
@@ -255,12 +304,16 @@ enum class FormId : uint8_t {
   BarRedAnd,
   BarRedOr,
   Activemask,
+  ShflUp,
+  ShflDown,
+  ShflBfly,
+  ShflIdx,
   Count_
 };
 inline constexpr int kFormCount = static_cast<int>(FormId::Count_);
 
 /// Instruction families; each has one semantics header.
-enum class Family : uint8_t { Match, Vote, Redux, WarpBarrier, CtaBarrier, Activemask };
+enum class Family : uint8_t { Match, Vote, Redux, WarpBarrier, CtaBarrier, Activemask, Shfl };
 
 /// What the source operand `a` holds.
 enum class OperandType : uint8_t { None, B32, B64, Pred, U32, S32, F32 };
@@ -268,8 +321,11 @@ enum class OperandType : uint8_t { None, B32, B64, Pred, U32, S32, F32 };
 /// What the destination `d` holds.
 enum class ResultType : uint8_t { None, Mask32, Pred, B32, U32, S32, F32 };
 
-/// Mode of a form within its family (match any/all, vote modes, redux operators, bar.red modes).
-enum class Mode : uint8_t { None, Any, All, Uni, Ballot, Add, Min, Max, And, Or, Xor, Popc };
+/// Mode of a form within its family (match any/all, vote modes, redux operators, bar.red modes,
+/// shuffle modes).
+enum class Mode : uint8_t {
+  None, Any, All, Uni, Ballot, Add, Min, Max, And, Or, Xor, Popc, Up, Down, Bfly, Idx
+};
 
 /// One instruction form.
 struct FormInfo {
@@ -299,6 +355,9 @@ inline constexpr ClauseId kVoteUb[] = {ClauseId::VoteUbSelfNotInMask, ClauseId::
                                        ClauseId::VoteUbSm6xConvergence};
 inline constexpr ClauseId kReduxUb[] = {ClauseId::ReduxUbSelfNotInMask, ClauseId::ReduxUbPeerAbsent,
                                         ClauseId::ReduxUbMaskMismatch};
+inline constexpr ClauseId kShflUb[] = {ClauseId::ShflUbSelfNotInMask, ClauseId::ShflUbPeerAbsent,
+                                       ClauseId::ShflUbMaskMismatch,
+                                       ClauseId::ShflUbSm6xConvergence};
 inline constexpr ClauseId kSyncwarpUb[] = {
     ClauseId::SyncwarpUbSelfNotInMask, ClauseId::SyncwarpUbPeerAbsent,
     ClauseId::SyncwarpUbMaskMismatch, ClauseId::SyncwarpUbSm6xConvergence};
@@ -340,6 +399,9 @@ inline constexpr C kBarPopc[] = {C::CtaParticipants, C::CtaCount, C::CtaUbNotRea
 inline constexpr C kBarAnd[] = {C::CtaParticipants, C::CtaAnd, C::CtaUbNotReached};
 inline constexpr C kBarOr[] = {C::CtaParticipants, C::CtaOr, C::CtaUbNotReached};
 inline constexpr C kActivemask[] = {C::ActivemaskParticipants, C::ActivemaskResult};
+inline constexpr auto kShfl = with_ub({C::ShflParticipants, C::ShflSourceLane, C::ShflBound,
+                                       C::ShflInRange, C::ShflCopy, C::ShflSourceUndefined},
+                                      kShflUb);
 
 inline constexpr Availability kAvMatch{{6, 0}, 70, ArchRule::AtLeast};
 inline constexpr Availability kAvVote{{6, 0}, 30, ArchRule::AtLeast};
@@ -350,6 +412,7 @@ inline constexpr Availability kAvBarWarp{{6, 0}, 30, ArchRule::AtLeast};
 inline constexpr Availability kAvBarSync{{1, 0}, 10, ArchRule::AtLeast};
 inline constexpr Availability kAvBarRed{{2, 0}, 20, ArchRule::AtLeast};
 inline constexpr Availability kAvActivemask{{6, 2}, 30, ArchRule::AtLeast};
+inline constexpr Availability kAvShfl{{6, 0}, 30, ArchRule::AtLeast};
 }  // namespace detail
 
 // clang-format off
@@ -391,6 +454,10 @@ inline constexpr std::array<FormInfo, kFormCount> kForms = [] {
     {F::BarRedAnd, "bar.red.and.pred", "d, 0, {!}a", Fa::CtaBarrier, M::And, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarAnd},
     {F::BarRedOr, "bar.red.or.pred", "d, 0, {!}a", Fa::CtaBarrier, M::Or, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarOr},
     {F::Activemask, "activemask.b32", "d", Fa::Activemask, M::None, O::None, R::Mask32, false, false, false, false, kAvActivemask, kActivemask},
+    {F::ShflUp, "shfl.sync.up.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Up, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
+    {F::ShflDown, "shfl.sync.down.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Down, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
+    {F::ShflBfly, "shfl.sync.bfly.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Bfly, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
+    {F::ShflIdx, "shfl.sync.idx.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Idx, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
   }};
 }();
 // clang-format on
@@ -435,6 +502,8 @@ constexpr std::span<const ClauseId> warp_ub_clauses(FormId id) {
       return kReduxUb;
     case Family::WarpBarrier:
       return kSyncwarpUb;
+    case Family::Shfl:
+      return kShflUb;
     case Family::CtaBarrier:
     case Family::Activemask:
       break;
@@ -444,7 +513,8 @@ constexpr std::span<const ClauseId> warp_ub_clauses(FormId id) {
 
 /// The most UB clauses one warp form has.
 inline constexpr std::size_t kMaxWarpUb = std::max(
-    {std::size(kMatchUb), std::size(kVoteUb), std::size(kReduxUb), std::size(kSyncwarpUb)});
+    {std::size(kMatchUb), std::size(kVoteUb), std::size(kReduxUb), std::size(kSyncwarpUb),
+     std::size(kShflUb)});
 
 // Every warp form's clause list ends with its family's UB clauses, and those are UB clauses:
 // the semantics report them in that order, and the fast implementation reads them from there.
@@ -470,6 +540,12 @@ constexpr bool is_warp_form(FormId id) {
 /// operand syntax says it.
 constexpr bool has_membermask(FormId id) {
   return form_info(id).syntax.find("membermask") != std::string_view::npos;
+}
+
+/// True for forms whose lanes pass the per-lane operands `b` and `c` (the shuffles); the
+/// catalog's operand syntax says it.
+constexpr bool has_operands_bc(FormId id) {
+  return form_info(id).syntax.find(", b, c,") != std::string_view::npos;
 }
 
 /// Looks a form up by its canonical name (e.g. "vote.sync.ballot.b32").

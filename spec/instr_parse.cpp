@@ -133,7 +133,7 @@ FormId match_opcode(std::string_view op, std::size_t col0) {
   for (std::size_t i = 0; i < best && i < toks.size(); ++i) col += toks[i].size() + 1;
   if (best == 0)
     throw Fail{col0, "unknown instruction '" + std::string(toks[0]) +
-                         "'; expected match, vote, redux, bar or activemask (see 'warpspec list')"};
+                         "'; expected match, vote, redux, shfl, bar or activemask (see 'warpspec list')"};
   std::string prefix;
   for (std::size_t i = 0; i < best; ++i) prefix += (i ? "." : "") + std::string(toks[i]);
   if (best >= toks.size())
@@ -162,22 +162,27 @@ void expect_comma(Cursor& c, const char* before) {
 }
 
 // Reads a membermask operand: a 32-bit immediate or a register name.
-void read_mask(Cursor& c, ParsedInstr& out) {
+// A 32-bit operand that is an immediate or a register: sets `imm` or `reg`.
+void read_word_operand(Cursor& c, const char* what, const char* example,
+                       std::optional<uint32_t>& imm, std::string& reg) {
   const auto col = c.column();
   auto w = c.word();
   if (w.empty())
-    throw Fail{col,
-               "expected the membermask (an immediate such as 0xffffffff or a register), "
-               "found " +
-                   describe_char(c.peek())};
+    throw Fail{col, std::string("expected ") + what + " (an immediate such as " + example +
+                        " or a register), found " + describe_char(c.peek())};
   if (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '-') {
     auto v = parse_unsigned(w, 32);
-    if (!v) throw Fail{col, "membermask '" + std::string(w) + "' is not a 32-bit unsigned value"};
-    out.instr.imm_mask = static_cast<uint32_t>(*v);
+    if (!v)
+      throw Fail{col, std::string(what) + " '" + std::string(w) + "' is not a 32-bit unsigned value"};
+    imm = static_cast<uint32_t>(*v);
     return;
   }
-  if (!is_identifier(w)) throw Fail{col, "expected the membermask, found '" + std::string(w) + "'"};
-  out.mask_register = std::string(w);
+  if (!is_identifier(w)) throw Fail{col, std::string("expected ") + what + ", found '" + std::string(w) + "'"};
+  reg = std::string(w);
+}
+
+void read_mask(Cursor& c, ParsedInstr& out) {
+  read_word_operand(c, "the membermask", "0xffffffff", out.instr.imm_mask, out.mask_register);
 }
 
 bool read_negation(Cursor& c) {
@@ -192,13 +197,17 @@ void expect_end(Cursor& c) {
     throw Fail{c.column(), "unexpected " + describe_char(c.peek()) + " after the instruction"};
 }
 
-std::string mask_text(const ParsedInstr& p) {
-  if (p.instr.imm_mask) {
+std::string word_text(const std::optional<uint32_t>& imm, const std::string& reg) {
+  if (imm) {
     char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", *p.instr.imm_mask);
+    std::snprintf(buf, sizeof buf, "0x%08x", *imm);
     return buf;
   }
-  return p.mask_register;
+  return reg;
+}
+
+std::string mask_text(const ParsedInstr& p) {
+  return word_text(p.instr.imm_mask, p.mask_register);
 }
 
 ParsedInstr parse_ptx(Cursor& c) {
@@ -215,7 +224,8 @@ ParsedInstr parse_ptx(Cursor& c) {
       const auto dcol = c.column();
       d = expect_register(c, "the destination d", f.optional_p);
       if (c.eat('|')) {
-        if (!f.optional_p) throw Fail{c.column() - 1, "'|p' is only allowed on match.all"};
+        if (!f.optional_p)
+          throw Fail{c.column() - 1, "'|p' is only allowed on match.all and shfl.sync"};
         p = expect_register(c, "the predicate destination p", true);
         if (d == "_" && p == "_") throw Fail{dcol, "only one of d and p may be the sink '_'"};
         out.instr.write_p = p != "_";
@@ -235,6 +245,26 @@ ParsedInstr parse_ptx(Cursor& c) {
       read_mask(c, out);
       out.text = std::string(f.name) + " " + d + (p.empty() ? "" : "|" + p) + ", " + neg + a +
                  ", " + mask_text(out) + ";";
+      break;
+    }
+    case Family::Shfl: {
+      d = expect_register(c, "the destination d");
+      if (c.eat('|')) {
+        p = expect_register(c, "the predicate destination p", true);
+        out.instr.write_p = p != "_";
+      }
+      expect_comma(c, "the source operand");
+      a = expect_register(c, "the source operand a");
+      expect_comma(c, "b (the source lane or lane offset)");
+      read_word_operand(c, "b (the source lane or lane offset)", "1", out.instr.imm_b,
+                        out.b_register);
+      expect_comma(c, "c (segment mask and clamp)");
+      read_word_operand(c, "c (segment mask and clamp)", "0x1f", out.instr.imm_c, out.c_register);
+      expect_comma(c, "the membermask");
+      read_mask(c, out);
+      out.text = std::string(f.name) + " " + d + (p.empty() ? "" : "|" + p) + ", " + a + ", " +
+                 word_text(out.instr.imm_b, out.b_register) + ", " +
+                 word_text(out.instr.imm_c, out.c_register) + ", " + mask_text(out) + ";";
       break;
     }
     case Family::WarpBarrier:

@@ -24,6 +24,8 @@ struct ParsedInstr {
   Instr instr;
   const IntrinsicInfo* intrinsic = nullptr;  ///< set when written as an intrinsic call
   std::string mask_register;  ///< the membermask's register name when it is not an immediate
+  std::string b_register;     ///< shuffles: b's register name when it is not an immediate
+  std::string c_register;     ///< shuffles: c's register name when it is not an immediate
   std::string text;  ///< canonical spelling, e.g. "vote.sync.ballot.b32 d, !a, 0xffffffff;"
 };
 

@@ -33,6 +33,7 @@ Outcome<D, W> eval_match(const D& d, const Instr& in, const WarpState<D, W>& s) 
                       return all ? is_zero(d, participants(d, v, i) & ~equal_set[i]) : d.lit(false);
                     }),
                     v.executes,
+                    {},
                     {}};
   add_common_ub(d, v, out, kMatchUb);
   return out;

@@ -28,6 +28,9 @@ struct Outcome {
   std::array<typename D::B, W> p;         ///< second destination of match.all
   std::array<typename D::B, W> executes;  ///< lanes that produce results
   std::vector<UbTerm<D>> ub;              ///< one term per UB clause of the form
+  /// One term per clause that leaves `d` alone undefined on some lanes (kind UndefinedValue):
+  /// there `p` is still pinned down and no other lane is affected.
+  std::vector<UbTerm<D>> loose_d;
 
   /// Lanes on which any UB clause fires.
   typename D::W32 ub_lanes(const D& d) const {
@@ -38,6 +41,16 @@ struct Outcome {
   /// The spec pins this lane's result down: it executes and no UB clause fires on any lane.
   typename D::B defined(const D& d, unsigned lane) const {
     return executes[lane] && is_zero(d, ub_lanes(d));
+  }
+  /// Lanes whose `d` some UndefinedValue clause leaves undefined.
+  typename D::W32 loose_d_lanes(const D& d) const {
+    auto acc = d.w32(0);
+    for (const auto& t : loose_d) acc = acc | t.lanes;
+    return acc;
+  }
+  /// The spec pins this lane's `d` down: the lane is defined and no clause leaves its `d` open.
+  typename D::B d_defined(const D& d, unsigned lane) const {
+    return defined(d, lane) && !d.bit(loose_d_lanes(d), lane);
   }
 };
 

@@ -102,6 +102,7 @@ Outcome<D, W> eval_redux(const D& d, const Instr& in, const WarpState<D, W>& s) 
                     }),
                     lanes_of<W>([&](unsigned) { return d.lit(false); }),
                     v.executes,
+                    {},
                     {}};
   add_common_ub(d, v, out, kReduxUb);
   return out;

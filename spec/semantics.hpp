@@ -3,6 +3,7 @@
 #include "spec/activemask.hpp"
 #include "spec/match.hpp"
 #include "spec/redux.hpp"
+#include "spec/shfl.hpp"
 #include "spec/sync.hpp"
 #include "spec/vote.hpp"
 
@@ -22,6 +23,8 @@ Outcome<D, W> evaluate_warp(const D& d, const Instr& in, const WarpState<D, W>& 
       return eval_syncwarp(d, in, s, pre_volta);
     case Family::Activemask:
       return eval_activemask(d, in, s);
+    case Family::Shfl:
+      return eval_shfl(d, in, s, pre_volta);
     case Family::CtaBarrier:
       break;
   }

@@ -14,6 +14,7 @@ Outcome<D, W> eval_syncwarp(const D& d, const Instr& in, const WarpState<D, W>& 
   Outcome<D, W> out{lanes_of<W>([&](unsigned) { return d.w32(0); }),
                     lanes_of<W>([&](unsigned) { return d.lit(false); }),
                     v.executes,
+                    {},
                     {}};
   add_common_ub(d, v, out, kSyncwarpUb);
   auto sm6x = d.w32(0);

@@ -34,15 +34,10 @@ Outcome<D, W> eval_vote(const D& d, const Instr& in, const WarpState<D, W>& s, b
         return part & preds;  // ballot
     }
   };
-  Outcome<D, W> out{
-      lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }), v.executes, {}};
+  Outcome<D, W> out{lanes_of<W>(result), lanes_of<W>([&](unsigned) { return d.lit(false); }),
+                    v.executes, {}, {}};
   add_common_ub(d, v, out, kVoteUb);
-  auto sm6x = d.w32(0);
-  if (pre_volta) {
-    auto outside = ~union_of_masks(d, v);
-    sm6x = ub_not_converged(d, v, s) | (v.execs & outside);
-  }
-  out.ub.push_back({kVoteUb[3], sm6x});
+  out.ub.push_back({kVoteUb[3], ub_sm6x_named_converged(d, v, s, pre_volta)});
   return out;
 }
 

@@ -91,6 +91,15 @@ typename D::W32 union_of_masks(const D& d, const WarpView<D, W>& v) {
   return acc;
 }
 
+/// The sm_6x rule vote.sync and shfl.sync state: the named lanes execute converged (one call
+/// site), and every executing lane is named by some membermask. Zero on later targets.
+template <Domain D, int W>
+typename D::W32 ub_sm6x_named_converged(const D& d, const WarpView<D, W>& v,
+                                        const WarpState<D, W>& s, bool pre_volta) {
+  if (!pre_volta) return d.w32(0);
+  return ub_not_converged(d, v, s) | (v.execs & ~union_of_masks(d, v));
+}
+
 /// The three UB terms every warp-synchronous form carries, under its family's clause ids.
 template <Domain D, int W>
 void add_common_ub(const D& d, const WarpView<D, W>& v, Outcome<D, W>& out,

@@ -33,8 +33,8 @@ constexpr uint32_t full_mask() {
 }
 
 /// A warp as one instruction sees it: per lane, whether it executes the instruction or has
-/// exited (neither: alive but elsewhere), the membermask it passes, its source operand, and the
-/// call site it reaches the instruction from.
+/// exited (neither: alive but elsewhere), the membermask it passes, its source operand, the
+/// call site it reaches the instruction from, and the shuffles' two further operands.
 template <Domain D, int W = kWarpSize>
 struct alignas(std::is_arithmetic_v<typename D::W32> ? 64 : alignof(typename D::W64)) WarpState {
   std::array<typename D::B, W> exec;    ///< the lane executes this instruction
@@ -44,6 +44,8 @@ struct alignas(std::is_arithmetic_v<typename D::W32> ? 64 : alignof(typename D::
                                         ///< non-zero means true for predicates
   std::array<typename D::W32, W> site;  ///< call site id; lanes at different sites are not
                                         ///< converged (matters on sm_6x only)
+  std::array<typename D::W32, W> b;     ///< shuffles: source lane or lane offset (0 elsewhere)
+  std::array<typename D::W32, W> c;     ///< shuffles: segment mask c[12:8], clamp c[4:0]
 };
 
 /// A thread block at a `__syncthreads`-family barrier: per thread, whether it reaches the barrier
@@ -62,6 +64,8 @@ struct Instr {
   bool write_d = true;                 ///< false when `d` is the sink `_` (match.all)
   bool write_p = false;                ///< `d|p` (match.all)
   std::optional<uint32_t> imm_mask{};  ///< membermask written as an immediate: overrides the state
+  std::optional<uint32_t> imm_b{};     ///< shuffles: b written as an immediate (overrides the state)
+  std::optional<uint32_t> imm_c{};     ///< shuffles: c written as an immediate (overrides the state)
 };
 
 }  // namespace warpspec::spec

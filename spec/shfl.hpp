@@ -1,0 +1,92 @@
+#pragma once
+// shfl.sync semantics.
+#include "spec/warp_common.hpp"
+
+namespace warpspec::spec {
+
+/// Bits [lo, lo+5) of `x` as a word in 0..31, built bit by bit so that the domain needs no shift.
+template <Domain D>
+typename D::W32 five_bits_at(const D& d, const typename D::W32& x, unsigned lo) {
+  auto acc = d.w32(0);
+  for (unsigned k = 0; k < 5; ++k) acc = acc | d.ite(d.bit(x, lo + k), d.w32(1u << k), d.w32(0));
+  return acc;
+}
+
+/// What one lane's shuffle computes from its own b and c: the lane it reads, and whether that
+/// lane was in range (the predicate p).
+template <Domain D>
+struct ShflSource {
+  typename D::W32 lane;
+  typename D::B in_range;
+};
+
+/// PTX ISA 9.7.9.6, shfl.sync, the lane arithmetic. Only b[4:0], c[4:0] (the clamp) and c[12:8]
+/// (the segment mask) count. The segment of lane i starts at i & segmask; its bound is that start
+/// with the clamp's bits outside the segment mask. .up subtracts b and is in range at or above
+/// the bound (the difference may be negative); .down adds b, .bfly xors it, .idx replaces the
+/// lane's bits outside the segment mask with b's; those three are in range at or below the bound.
+/// Out of range, the lane reads itself.
+template <Domain D>
+ShflSource<D> shfl_source(const D& d, Mode mode, unsigned i, const typename D::W32& b,
+                          const typename D::W32& c) {
+  const auto bval = b & d.w32(0x1f), clamp = c & d.w32(0x1f);
+  const auto seg = five_bits_at(d, c, 8);
+  const auto lane = d.w32(i);
+  const auto first = lane & seg;
+  const auto bound = first | (clamp & ~seg);
+  typename D::W32 j = lane;
+  typename D::B ok = d.lit(false);
+  switch (mode) {
+    case Mode::Up:
+      j = lane + (~bval + d.w32(1));
+      ok = !d.slt(j, bound);
+      break;
+    case Mode::Down:
+      j = lane + bval;
+      ok = !d.ult(bound, j);
+      break;
+    case Mode::Bfly:
+      j = lane ^ bval;
+      ok = !d.ult(bound, j);
+      break;
+    default:  // Idx
+      j = first | (bval & ~seg);
+      ok = !d.ult(bound, j);
+      break;
+  }
+  return {d.ite(ok, j, lane), ok};
+}
+
+/// PTX ISA 9.7.9.6, shfl.sync. The named lanes meet as for the other warp-synchronous forms (the
+/// same three UB conditions, and vote's sm_6x rule); then each executing lane copies the 32-bit
+/// a of the lane `shfl_source` picks. That copy is undefined, with p still defined, when the lane
+/// read does not execute the instruction or is not named in the reader's membermask.
+template <Domain D, int W>
+Outcome<D, W> eval_shfl(const D& d, const Instr& in, const WarpState<D, W>& s, bool pre_volta) {
+  const Mode mode = form_info(in.form).mode;
+  const auto v = view_of(d, s, in);
+  auto sources = lanes_of<W>([&](unsigned i) {
+    return shfl_source(d, mode, i, in.imm_b ? d.w32(*in.imm_b) : s.b[i],
+                       in.imm_c ? d.w32(*in.imm_c) : s.c[i]);
+  });
+  auto value_of = [&](const typename D::W32& j) {
+    auto x = d.lo32(s.a[0]);
+    for (unsigned k = 1; k < W; ++k) x = d.ite(j == d.w32(k), d.lo32(s.a[k]), x);
+    return x;
+  };
+  auto result = [&](unsigned i) { return value_of(sources[i].lane); };
+  auto pred = [&](unsigned i) { return v.executes[i] && sources[i].in_range; };
+  Outcome<D, W> out{lanes_of<W>(result), lanes_of<W>(pred), v.executes, {}, {}};
+  add_common_ub(d, v, out, kShflUb);
+  out.ub.push_back({kShflUb[3], ub_sm6x_named_converged(d, v, s, pre_volta)});
+  auto loose = executing_lanes_where(d, v, [&](unsigned i) {
+    auto readable = v.execs & v.mask[i];
+    auto ok = d.lit(false);
+    for (unsigned k = 0; k < W; ++k) ok = ok || (sources[i].lane == d.w32(k) && d.bit(readable, k));
+    return !ok;
+  });
+  out.loose_d.push_back({ClauseId::ShflSourceUndefined, loose});
+  return out;
+}
+
+}  // namespace warpspec::spec
