@@ -65,6 +65,8 @@ model::Warp concretize(const z3::model& m, const SymWarp& w) {
     v.mask[i] = static_cast<uint32_t>(model_word(m, w.mask[i]));
     v.a[i] = model_word(m, w.a[i]);
     v.site[i] = static_cast<uint32_t>(model_word(m, w.site[i]));
+    v.b[i] = static_cast<uint32_t>(model_word(m, w.b[i]));
+    v.c[i] = static_cast<uint32_t>(model_word(m, w.c[i]));
   }
   return v;
 }
@@ -83,7 +85,8 @@ z3::expr equals(const Z3Domain& d, const SymWarp& w, const model::Warp& v) {
   auto eq = d.lit(true);
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     eq = eq && w.exec[i] == d.lit(v.exec[i]) && w.exited[i] == d.lit(v.exited[i]) &&
-         w.mask[i] == d.w32(v.mask[i]) && w.a[i] == d.w64(v.a[i]) && w.site[i] == d.w32(v.site[i]);
+         w.mask[i] == d.w32(v.mask[i]) && w.a[i] == d.w64(v.a[i]) &&
+         w.site[i] == d.w32(v.site[i]) && w.b[i] == d.w32(v.b[i]) && w.c[i] == d.w32(v.c[i]);
   }
   return eq;
 }

@@ -35,18 +35,22 @@ SymWarp partial_warp(const Z3Domain& d, uint32_t lanes) {
     w.mask[i] = d.w32(0);
     w.a[i] = d.w64(0);
     w.site[i] = d.w32(0);
+    w.b[i] = d.w32(0);
+    w.c[i] = d.w32(0);
   }
   return w;
 }
 
 /// Operand values as the vector files write them: 32-bit forms hold 32 bits, predicates 0 or
-/// 1, forms without an operand 0; membermasks 0 where the form has none; call sites 0 where they
-/// do not matter (they matter before Volta, and to activemask everywhere: there 0 or 1).
+/// 1, forms without an operand 0; membermasks 0 where the form has none, and b and c 0 where the
+/// form has none; call sites 0 where they do not matter (they matter before Volta, and to
+/// activemask everywhere: there 0 or 1).
 z3::expr plausible(const Z3Domain& d, const SymWarp& w, const spec::ParsedInstr& in,
                    bool pre_volta) {
   const auto syn = spec::value_syntax(in);
   const bool sites = pre_volta || spec::form_info(in.instr.form).family == spec::Family::Activemask;
   const bool masks = spec::has_membermask(in.instr.form);
+  const bool bc = spec::has_operands_bc(in.instr.form);
   auto ok = well_formed(d, w);
   for (unsigned i = 0; i < kWarpSize; ++i) {
     if (syn.none)
@@ -60,6 +64,7 @@ z3::expr plausible(const Z3Domain& d, const SymWarp& w, const spec::ParsedInstr&
     else if (!pre_volta)
       ok = ok && z3::ule(w.site[i], d.w32(1));
     if (!masks) ok = ok && w.mask[i] == d.w32(0);
+    if (!bc) ok = ok && w.b[i] == d.w32(0) && w.c[i] == d.w32(0);
   }
   return ok;
 }

@@ -548,6 +548,13 @@ constexpr bool has_operands_bc(FormId id) {
   return form_info(id).syntax.find(", b, c,") != std::string_view::npos;
 }
 
+/// True for forms with a clause that can leave `d` alone undefined (kind UndefinedValue).
+constexpr bool has_loose_d(FormId id) {
+  for (auto c : form_info(id).clauses)
+    if (kClauses[static_cast<int>(c)].kind == ClauseKind::UndefinedValue) return true;
+  return false;
+}
+
 /// Looks a form up by its canonical name (e.g. "vote.sync.ballot.b32").
 std::optional<FormId> find_form(std::string_view name);
 

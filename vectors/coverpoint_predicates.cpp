@@ -5,6 +5,7 @@
 #include <map>
 
 #include "spec/redux.hpp"
+#include "spec/shfl.hpp"
 
 namespace warpspec::vectors::detail {
 
@@ -279,6 +280,7 @@ class Reader {
   }
 
   bool warp(CoverpointId id) const;
+  bool shuffle(CoverpointId id) const;
   bool block(CoverpointId id) const;
   bool sequence(CoverpointId id) const;
 
@@ -670,6 +672,123 @@ bool Reader::warp(CoverpointId id) const {
     case C::ActivemaskLoneLane:
       return any_round([](const WarpRound& r) {
         return std::popcount(r.execs) == 1 && r.defined != 0 && (~r.execs & ~r.exited) != 0;
+      });
+    case C::ShflBBeyond31:
+    case C::ShflUpBelowZero:
+    case C::ShflSegmentBelowWarp:
+    case C::ShflOddSegmentMask:
+    case C::ShflClampCutsSegment:
+    case C::ShflOutOfRange:
+    case C::ShflFromLowerSegment:
+    case C::ShflIdxWraps:
+    case C::ShflSourceOutsideMask:
+    case C::ShflSourceNotExecuting:
+    case C::ShflBDiffersBetweenLanes:
+    case C::ShflCDiffersBetweenLanes:
+    case C::ShflCopiesNanOrNegativeZero:
+      return shuffle(id);
+    default:
+      return false;
+  }
+}
+
+// The shuffle's coverpoints: each lane's source as spec::shfl_source computes it, from the
+// lane's own b and c, and what that source would be with one operand changed.
+bool Reader::shuffle(CoverpointId id) const {
+  const model::Concrete cd;
+  const auto mode = f_.mode;
+  const auto& in = v_.instr.instr;
+  auto b_of = [&](const WarpRound& r, unsigned i) { return in.imm_b.value_or(r.w->b[i]); };
+  auto c_of = [&](const WarpRound& r, unsigned i) { return in.imm_c.value_or(r.w->c[i]); };
+  auto a_of = [](const WarpRound& r, unsigned j) { return static_cast<uint32_t>(r.w->a[j]); };
+  auto source = [&](unsigned i, uint32_t b, uint32_t c) {
+    return spec::shfl_source(cd, mode, i, b, c);
+  };
+  // The answer (d, p) a lane would get with b and c as given.
+  auto answer = [&](const WarpRound& r, unsigned i, uint32_t b, uint32_t c) {
+    const auto s = source(i, b, c);
+    return std::pair{a_of(r, s.lane), s.in_range};
+  };
+  auto d_defined = [](const WarpRound& r, unsigned i) { return r.e->d_defined[i] != 0; };
+  auto seg_of = [](uint32_t c) { return (c >> 8) & 0x1fu; };
+  // A lane whose d is pinned and whose answer changes when b or c is changed by `f`.
+  auto changes = [&](auto&& f) {
+    return any_defined([&](const WarpRound& r, unsigned i) {
+      if (!d_defined(r, i)) return false;
+      const uint32_t b = b_of(r, i), c = c_of(r, i);
+      auto [b2, c2] = f(b, c);
+      return (b2 != b || c2 != c) && answer(r, i, b, c) != answer(r, i, b2, c2);
+    });
+  };
+  switch (id) {
+    case C::ShflBBeyond31:
+      // Read whole, such a b sends every mode out of range: the lane would read itself.
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto s = source(i, b_of(r, i), c_of(r, i));
+        return b_of(r, i) >= 32 && d_defined(r, i) && s.in_range && a_of(r, s.lane) != a_of(r, i);
+      });
+    case C::ShflUpBelowZero:
+      return any_defined([&](const WarpRound& r, unsigned i) { return (b_of(r, i) & 0x1f) > i; });
+    case C::ShflSegmentBelowWarp:
+      return changes([](uint32_t b, uint32_t c) { return std::pair{b, c & ~0x1f00u}; });
+    case C::ShflOddSegmentMask:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t seg = seg_of(c_of(r, i));
+        return seg != 0 && ((~seg & 0x1fu) & ((~seg & 0x1fu) + 1)) != 0;
+      });
+    case C::ShflClampCutsSegment:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t c = c_of(r, i), free = ~seg_of(c) & 0x1fu, clamp = c & free;
+        const uint32_t edge = mode == spec::Mode::Up ? 0u : free;
+        return clamp != 0 && clamp != free && d_defined(r, i) &&
+               answer(r, i, b_of(r, i), c) != answer(r, i, b_of(r, i), (c & ~0x1fu) | edge);
+      });
+    case C::ShflOutOfRange:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t b = b_of(r, i) & 0x1f, c = c_of(r, i), seg = seg_of(c);
+        const uint32_t raw = mode == spec::Mode::Up     ? i - b
+                             : mode == spec::Mode::Down ? i + b
+                             : mode == spec::Mode::Bfly ? i ^ b
+                                                        : (i & seg) + b;
+        const uint32_t wrapped = (i & seg) | (raw & ~seg & 0x1fu);
+        return !r.e->p[i] && a_of(r, i) != 0 && a_of(r, i) != a_of(r, wrapped);
+      });
+    case C::ShflFromLowerSegment:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto s = source(i, b_of(r, i), c_of(r, i));
+        return d_defined(r, i) && s.in_range && s.lane < (i & seg_of(c_of(r, i))) &&
+               a_of(r, s.lane) != a_of(r, i);
+      });
+    case C::ShflIdxWraps:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t b = b_of(r, i) & 0x1f, seg = seg_of(c_of(r, i));
+        const auto s = source(i, b_of(r, i), c_of(r, i));
+        const uint32_t unwrapped = (i & seg) + b;
+        return (b & seg) != 0 && d_defined(r, i) && s.in_range &&
+               (unwrapped > 31 || a_of(r, unwrapped) != a_of(r, s.lane));
+      });
+    case C::ShflSourceOutsideMask:
+    case C::ShflSourceNotExecuting:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto s = source(i, b_of(r, i), c_of(r, i));
+        const bool executes = bit(r.execs, s.lane);
+        return s.in_range && (id == C::ShflSourceNotExecuting
+                                  ? !executes
+                                  : executes && !bit(r.mask[i], s.lane));
+      });
+    case C::ShflBDiffersBetweenLanes:
+    case C::ShflCDiffersBetweenLanes:
+      return any_round([&](const WarpRound& r) {
+        if (r.defined == 0) return false;
+        const unsigned first = static_cast<unsigned>(std::countr_zero(r.defined));
+        const bool is_b = id == C::ShflBDiffersBetweenLanes;
+        const uint32_t x = is_b ? b_of(r, first) : c_of(r, first);
+        return any_lane(r.defined, [&](unsigned i) { return (is_b ? b_of(r, i) : c_of(r, i)) != x; });
+      });
+    case C::ShflCopiesNanOrNegativeZero:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t d = r.e->d[i];
+        return d_defined(r, i) && (d == 0x80000000u || (f32_nan(d) && d != spec::kCanonicalNanF32));
       });
     default:
       return false;

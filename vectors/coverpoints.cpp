@@ -134,6 +134,19 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ActivemaskExitedLane, "activemask.exited_lane", S::Activemask, false, "Lanes execute activemask while a lane has exited: an answer that kept exited lanes would show."},
   {C::ActivemaskTwoSites, "activemask.two_sites", S::Activemask, false, "Lanes execute activemask from two call sites at once: an answer that joined the two sites' lanes would show."},
   {C::ActivemaskLoneLane, "activemask.lone_lane", S::Activemask, false, "One lane executes activemask while other lanes are alive elsewhere: it must see itself alone."},
+  {C::ShflBBeyond31, "shfl.b_beyond_31", S::Shfl, false, "A lane's b is 32 or more, and reading all of it instead of its low five bits would change its answer."},
+  {C::ShflUpBelowZero, "shfl.up_below_zero", S::ShflUp, false, "lane - b is negative on a lane of .up: an unsigned comparison would take it for a high lane."},
+  {C::ShflSegmentBelowWarp, "shfl.segment_below_warp", S::Shfl, false, "A lane's segment mask splits the warp (the intrinsics' width below 32) and ignoring it would change an answer."},
+  {C::ShflOddSegmentMask, "shfl.odd_segment_mask", S::Shfl, false, "A lane's segment mask is not a run of high bits, so no width gives it."},
+  {C::ShflClampCutsSegment, "shfl.clamp_cuts_segment", S::Shfl, false, "A lane's clamp bits outside the segment mask are neither all 0 nor all 1, and a bound at the segment's edge would change its answer."},
+  {C::ShflOutOfRange, "shfl.out_of_range", S::Shfl, false, "A lane's source is out of range: p is false and d is the lane's own a, which differs from what the wrapped source would hold."},
+  {C::ShflFromLowerSegment, "shfl.from_lower_segment", S::ShflBfly, false, "A lane of .bfly reads a lane of a lower segment (in range under the specification)."},
+  {C::ShflIdxWraps, "shfl.idx_wraps", S::ShflIdx, false, "A lane of .idx names a lane beyond its segment with b, and reads within the segment."},
+  {C::ShflSourceOutsideMask, "shfl.source_outside_mask", S::Shfl, false, "A lane's in-range source executes the shuffle but is not named in the reader's membermask: d is left undefined, p is not."},
+  {C::ShflSourceNotExecuting, "shfl.source_not_executing", S::Shfl, false, "A lane's in-range source does not execute the shuffle (inactive or exited): d is left undefined, p is not."},
+  {C::ShflBDiffersBetweenLanes, "shfl.b_differs_between_lanes", S::Shfl, false, "Lanes that execute together pass different b."},
+  {C::ShflCDiffersBetweenLanes, "shfl.c_differs_between_lanes", S::Shfl, false, "Lanes that execute together pass different c."},
+  {C::ShflCopiesNanOrNegativeZero, "shfl.copies_nan_or_negative_zero", S::Shfl, false, "A lane's defined d is a NaN other than the canonical one, or -0.0: a copy through a float register would change it."},
 };
 // clang-format on
 static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),
@@ -161,6 +174,10 @@ constexpr std::string_view kSm6xNamesExited =
 constexpr Unreachable kUnreachable[] = {
     {C::ResultZeroSignDecides, S::F32Abs, false,
      "with .abs every -0.0 becomes +0.0 before the reduction, so the two zeros never meet"},
+    {C::SeqCallSiteSplit, S::Shfl, false,
+     "keeping each call site's lanes to themselves only takes sources out of the readers' "
+     "membermasks, which leaves d undefined rather than changing it, and p does not depend on "
+     "the membermask"},
     {C::SeqCallSiteSplit, S::Masked, true,
      "on sm_6x the lanes named in a membermask must reach it from one call site: split call "
      "sites are undefined there (*.ub.sm6x_convergence)"},
@@ -203,6 +220,14 @@ bool in_scope(CoverScope scope, FormId form) {
       return spec::is_warp_form(form) && spec::has_membermask(form);
     case S::Activemask:
       return f.family == Fa::Activemask;
+    case S::Shfl:
+      return f.family == Fa::Shfl;
+    case S::ShflUp:
+      return f.family == Fa::Shfl && f.mode == M::Up;
+    case S::ShflBfly:
+      return f.family == Fa::Shfl && f.mode == M::Bfly;
+    case S::ShflIdx:
+      return f.family == Fa::Shfl && f.mode == M::Idx;
     case S::Syncwarp:
       return f.family == Fa::WarpBarrier;
     case S::Collective:

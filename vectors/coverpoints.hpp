@@ -137,6 +137,19 @@ enum class CoverpointId : uint8_t {
   ActivemaskExitedLane,
   ActivemaskTwoSites,
   ActivemaskLoneLane,
+  ShflBBeyond31,
+  ShflUpBelowZero,
+  ShflSegmentBelowWarp,
+  ShflOddSegmentMask,
+  ShflClampCutsSegment,
+  ShflOutOfRange,
+  ShflFromLowerSegment,
+  ShflIdxWraps,
+  ShflSourceOutsideMask,
+  ShflSourceNotExecuting,
+  ShflBDiffersBetweenLanes,
+  ShflCDiffersBetweenLanes,
+  ShflCopiesNanOrNegativeZero,
   Count_
 };
 inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
@@ -179,6 +192,10 @@ enum class CoverScope : uint8_t {
   BlockPopc,       ///< bar.red.popc
   BlockAnd,        ///< bar.red.and
   Activemask,      ///< activemask
+  Shfl,            ///< shfl.sync
+  ShflUp,          ///< shfl.sync.up
+  ShflBfly,        ///< shfl.sync.bfly
+  ShflIdx,         ///< shfl.sync.idx
 };
 
 /// A catalog row: a stable key, the forms that list it, whether only undefined states show it,

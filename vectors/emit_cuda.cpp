@@ -71,6 +71,11 @@ std::string body(const spec::ParsedInstr& p) {
       return "asm volatile(\"bar.warp.sync %0;\" :: \"r\"(L.mask));";
     case spec::Family::Activemask:
       return "asm volatile(\"activemask.b32 %0;\" : \"=r\"(dv));";
+    case spec::Family::Shfl:
+      // b and c travel as registers even when the vector writes them as immediates.
+      return "asm volatile(\"{ .reg .pred q; " + name +
+             " %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }\" : \"=r\"(dv), \"=r\"(pv) : "
+             "\"r\"(" + a32 + "), \"r\"(L.b), \"r\"(L.c), \"r\"(L.mask));";
     case spec::Family::CtaBarrier: {
       const std::string pred = p.instr.negate ? "!" + a32 : a32;
       switch (f.mode) {
@@ -120,9 +125,9 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
       rounds << "  {" << v.id << "ull, " << it->second << ", " << lanes.size() << ", " << offset
              << "},\n";
       for (const auto& x : lanes) {
-        char b[96];
-        std::snprintf(b, sizeof b, "{%u,0x%08xu,%uu,0x%016" PRIx64 "ull},", x.status, x.mask,
-                      x.site, x.a);
+        char b[128];
+        std::snprintf(b, sizeof b, "{%u,0x%08xu,%uu,0x%016" PRIx64 "ull,0x%08xu,0x%08xu},",
+                      x.status, x.mask, x.site, x.a, x.b, x.c);
         data << b;
         if (++offset % 4 == 0) data << "\n";
       }
@@ -139,13 +144,13 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
      << "// Run:   ./vectors > results.jsonl && warpspec check --vectors VECTORS --results "
         "results.jsonl\n"
      << "#include <cstdio>\n#include <cstdlib>\n\n"
-     << "struct LaneIn { unsigned status, mask, site; unsigned long long a; };  // status: 0 "
-        "executes, 1 exited, 2 inactive\n"
+     << "struct LaneIn { unsigned status, mask, site; unsigned long long a; unsigned b, c; };  "
+        "// status: 0 executes, 1 exited, 2 inactive; b, c: a shuffle's operands\n"
      << "struct RoundIn { unsigned long long vector; int kernel; unsigned threads; unsigned long "
         "offset; };\n"
      << "struct VectorIn { unsigned long long id; unsigned rounds; int ub, p; };\n\n"
      << ks.str() << "static const LaneIn kLanes[] = {\n"
-     << data.str() << "{0,0,0,0}};\n"
+     << data.str() << "{0,0,0,0,0,0}};\n"
      << "static const RoundIn kRounds[] = {\n"
      << rounds.str() << "};\n"
      << "static const VectorIn kVectors[] = {\n"

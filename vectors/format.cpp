@@ -90,7 +90,7 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
     s += k ? ",{" : "{";
     std::vector<uint8_t> exited, inactive;
     std::vector<uint64_t> a;
-    std::vector<uint32_t> masks, sites;
+    std::vector<uint32_t> masks, sites, bs, cs;
     const std::size_t n = round_width(v, r);
     for (std::size_t i = 0; i < n; ++i) {
       if (cta) {
@@ -103,6 +103,8 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
         a.push_back(r.warp.a[i]);
         masks.push_back(r.warp.mask[i]);
         sites.push_back(r.warp.site[i]);
+        bs.push_back(r.warp.b[i]);
+        cs.push_back(r.warp.c[i]);
       }
     }
     if (cta) s += "\"threads\":" + std::to_string(n) + ",";
@@ -115,12 +117,19 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
                     : syn.is_pred ? std::to_string(x)
                                   : hex_bits(x, syn.bits);
            });
+    if (!cta && spec::has_operands_bc(v.instr.instr.form)) {
+      if (!v.instr.instr.imm_b) s += ",\"b\":" + list(bs, hex32);
+      if (!v.instr.instr.imm_c) s += ",\"c\":" + list(cs, hex32);
+    }
     if (!cta && std::any_of(sites.begin(), sites.end(), [](uint32_t z) { return z != 0; }))
       s += ",\"site\":" + list(sites, [](uint32_t z) { return std::to_string(z); });
     s += ",\"expect\":{\"defined\":" + lane_set(x.defined, cta);
+    // Only forms with a clause that leaves d alone open write which lanes' d is pinned down.
+    const bool loose = !cta && spec::has_loose_d(v.instr.instr.form);
+    if (loose) s += ",\"d_defined\":" + lane_set(x.d_defined, cta);
     if (f.d_type != spec::ResultType::None && v.instr.instr.write_d) {
       std::vector<uint32_t> d;
-      for (std::size_t i = 0; i < n; ++i) d.push_back(x.defined[i] ? x.d[i] : 0);
+      for (std::size_t i = 0; i < n; ++i) d.push_back(x.d_defined[i] ? x.d[i] : 0);
       // A predicate result is a JSON boolean, as in results files and in `eval --json`.
       if (f.d_type == spec::ResultType::Pred)
         s += ",\"d\":" + list(d, [](uint32_t z) { return std::string(z ? "true" : "false"); });

@@ -81,6 +81,38 @@ std::vector<uint64_t> draw_values(const spec::ValueSyntax& syn, std::mt19937_64&
   return out;
 }
 
+// A shuffle's operands: lane-distinct values half the time (so that a wrong source lane shows),
+// b and c from the corners the lane arithmetic turns on (b past 31, the segment masks the
+// intrinsics' widths give, odd segment masks and clamps), the same on every lane or lane by lane.
+void draw_shuffle_operands(const spec::ParsedInstr& in, model::Warp& w, std::mt19937_64& rng) {
+  if (coin(rng, 0.5))
+    for (unsigned i = 0; i < 32; ++i)
+      w.a[i] = coin(rng, 0.5) ? (0x100u * i + 0x1000u) : static_cast<uint32_t>(rng());
+  const bool up = spec::form_info(in.instr.form).mode == spec::Mode::Up;
+  const auto b_pool = [&] {
+    return std::vector<uint32_t>{0,  1,  2,  3,  4,  7,  8,          15,
+                                 16, 17, 31, 32, 33, 63, 0xffffffffu, static_cast<uint32_t>(rng() % 32),
+                                 static_cast<uint32_t>(rng())};
+  };
+  const auto c_pool = [&] {
+    const uint32_t width = 1u << (rng() % 6);
+    const uint32_t seg = (32 - width) << 8;
+    return std::vector<uint32_t>{seg | (up ? 0u : 0x1fu), seg | (up ? 0u : 0x1fu),
+                                 up ? 0u : 0x1fu,         seg | static_cast<uint32_t>(rng() % 32),
+                                 static_cast<uint32_t>(rng() & 0x1f1f),
+                                 static_cast<uint32_t>(rng())};
+  };
+  auto fill = [&](std::array<uint32_t, 32>& xs, const std::vector<uint32_t>& pool) {
+    const auto style = rng() % 4;
+    const uint32_t one = pick(rng, pool);
+    for (unsigned i = 0; i < 32; ++i)
+      xs[i] = style < 2 ? one : style == 2 ? pick(rng, pool) : static_cast<uint32_t>(rng() % 32);
+  };
+  fill(w.b, b_pool());
+  fill(w.c, c_pool());
+  if (coin(rng, 0.7)) w.c.fill(pick(rng, c_pool()));  // c is an immediate in most code
+}
+
 model::Cta random_cta(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
   const std::size_t n = pick<std::size_t>(rng, {32, 33, 64, 96, 128, 256});
   model::Cta c = model::make_cta(n);
@@ -140,6 +172,7 @@ model::Warp random_warp(const spec::ParsedInstr& in, std::mt19937_64& rng, bool 
     auto vals = draw_values(syn, rng, 32);
     for (unsigned i = 0; i < 32; ++i) w.a[i] = vals[i];
   }
+  if (spec::has_operands_bc(in.instr.form)) draw_shuffle_operands(in, w, rng);
   if (coin(rng, 0.15))
     for (auto& s : w.site) s = coin(rng, 0.5) ? 1 : 0;
   if (allow_ub && coin(rng, 0.25)) {
@@ -237,6 +270,12 @@ std::vector<spec::ClauseId> clauses_from(const Vector& v, const std::vector<Expe
     for (auto x : r.executes) executes = executes || x;
   if (v.instr.instr.negate && v.instr.instr.form == FormId::VoteUni && !has_ub(e) && executes)
     out.insert(spec::ClauseId::VoteNegate);
+  // A clause that leaves d alone undefined is exercised by a defined round on which it does:
+  // an implementation must still give p there, and may give any d.
+  if (!has_ub(e))
+    for (const auto& r : e)
+      for (std::size_t i = 0; i < r.defined.size(); ++i)
+        if (r.defined[i] && !r.d_defined[i]) out.insert(spec::ClauseId::ShflSourceUndefined);
   return {out.begin(), out.end()};
 }
 
@@ -294,13 +333,16 @@ Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
       for (unsigned i = 0; i < 32; ++i)
         progress |= attempt([&](Vector& t) {
           auto& w = t.rounds[k].warp;
-          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 && w.a[i] == 0)
+          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 &&
+              w.a[i] == 0 && w.b[i] == 0 && w.c[i] == 0)
             return false;
           model::set_status(w, i, model::LaneStatus::Inactive);
           for (auto& m : w.mask) m &= ~(1u << i);
           w.mask[i] = 0;
           w.a[i] = 0;
           w.site[i] = 0;
+          w.b[i] = 0;
+          w.c[i] = 0;
           return true;
         });
     for (std::size_t k = 0; k < cur.rounds.size(); ++k)
@@ -422,6 +464,8 @@ std::vector<spec::ParsedInstr> instructions_for(FormId form) {
       return {parse(name + " m;")};
     case spec::Family::Activemask:
       return {parse(name + " d;")};
+    case spec::Family::Shfl:
+      return {parse(name + " d|p, a, b, c, m;")};
     case spec::Family::CtaBarrier:
       return {parse(f.mode == spec::Mode::None ? name + " 0;" : name + " d, 0, a;")};
   }
@@ -436,7 +480,8 @@ std::set<CoverTarget> targets_of(FormId form, spec::Target t) {
       if (applies(m.id, in)) out.insert({0, static_cast<int>(m.id)});
   for (auto c : spec::form_info(form).clauses) {
     const bool sm6x = c == spec::ClauseId::VoteUbSm6xConvergence ||
-                      c == spec::ClauseId::SyncwarpUbSm6xConvergence;
+                      c == spec::ClauseId::SyncwarpUbSm6xConvergence ||
+                      c == spec::ClauseId::ShflUbSm6xConvergence;
     if (!sm6x || spec::is_pre_volta(t)) out.insert({1, static_cast<int>(c)});
   }
   if (spec::is_pre_volta(t)) {

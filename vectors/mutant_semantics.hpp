@@ -90,6 +90,74 @@ typename D::W32 saturating_sum(const D& d, const spec::WarpState<D>& w, const ty
                d.ite(below, d.w32(0x80000000u), d.w32(0x7fffffffu)));
 }
 
+// A shuffle whose lane arithmetic has bug `m` (spec::shfl_source, changed in one place): each
+// lane's d is the a of the lane it picks (a pick beyond lane 31 is read modulo 32, as an array
+// index masked to the warp would be), and p whether it took that pick as in range.
+template <spec::Domain D>
+WarpAnswer<D> shfl_mutant(const D& d, MutantId m, const spec::Instr& in,
+                          const spec::WarpState<D>& w, const spec::Outcome<D>& ref) {
+  using M = MutantId;
+  const auto mode = spec::form_info(in.form).mode;
+  auto o = as_answer(d, ref);
+  auto value_of = [&](const typename D::W32& j) {
+    auto x = d.lo32(w.a[0]);
+    for (unsigned k = 1; k < spec::kWarpSize; ++k) x = d.ite(j == d.w32(k), d.lo32(w.a[k]), x);
+    return x;
+  };
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+    const auto b = in.imm_b ? d.w32(*in.imm_b) : w.b[i];
+    const auto c = in.imm_c ? d.w32(*in.imm_c) : w.c[i];
+    const auto bval = m == M::ShflBNotMasked ? b : b & d.w32(0x1f);
+    const auto seg = m == M::ShflSegmentIgnored ? d.w32(0) : spec::five_bits_at(d, c, 8);
+    const auto clamp = m != M::ShflClampIgnored    ? c & d.w32(0x1f)
+                       : mode == spec::Mode::Up    ? d.w32(0)
+                                                   : d.w32(0x1f);
+    const auto lane = d.w32(i), first = lane & seg, bound = first | (clamp & ~seg);
+    auto j = lane;
+    auto ok = d.lit(false);
+    switch (mode) {
+      case spec::Mode::Up:
+        j = lane + (~bval + d.w32(1));
+        ok = m == M::ShflUpUnsigned       ? !d.ult(j, bound)
+             : m == M::ShflUpPredOffByOne ? d.slt(bound, j)
+                                          : !d.slt(j, bound);
+        break;
+      case spec::Mode::Down:
+        j = lane + bval;
+        ok = !d.ult(bound, j);
+        if (m == M::ShflDownWraps) {
+          j = d.ite(ok, j, first | (j & ~seg & d.w32(0x1f)));
+          ok = d.lit(true);
+        }
+        break;
+      case spec::Mode::Bfly:
+        j = lane ^ bval;
+        if (m == M::ShflBflyWithinSegment) j = first | (j & ~seg);
+        ok = !d.ult(bound, j);
+        break;
+      default:  // Idx
+        j = m == M::ShflIdxNoWrap ? first + bval : first | (bval & ~seg);
+        ok = !d.ult(bound, j);
+        break;
+    }
+    const auto src = d.ite(ok, j, lane) & d.w32(0x1f);
+    o.d[i] = m == M::ShflOutOfRangeZero ? d.ite(ok, value_of(src), d.w32(0)) : value_of(src);
+    if (m == M::ShflCopyThroughFloat)
+      o.d[i] = d.ite(spec::f32_is_nan(d, o.d[i]), d.w32(spec::kCanonicalNanF32),
+                     d.ite(o.d[i] == d.w32(0x80000000u), d.w32(0), o.d[i]));
+    o.p[i] = ref.executes[i] && (m == M::ShflPredAlwaysTrue || ok);
+  }
+  if (m == M::ShflMaskMustEqualActive) {
+    auto executing = d.w32(0);
+    for (unsigned i = 0; i < spec::kWarpSize; ++i)
+      executing = executing | spec::bit_if(d, ref.executes[i], i);
+    o = as_answer(d, ref);
+    for (unsigned i = 0; i < spec::kWarpSize; ++i)
+      o.ub = o.ub || (ref.executes[i] && member_mask(d, in, w, i) != executing);
+  }
+  return o;
+}
+
 }  // namespace detail
 
 /// The answer of a warp form with bug `m` on one round; `ref` is the specification's outcome
@@ -236,6 +304,19 @@ WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
       }
       return o;
     }
+    case M::ShflSegmentIgnored:
+    case M::ShflClampIgnored:
+    case M::ShflIdxNoWrap:
+    case M::ShflUpPredOffByOne:
+    case M::ShflUpUnsigned:
+    case M::ShflBflyWithinSegment:
+    case M::ShflDownWraps:
+    case M::ShflOutOfRangeZero:
+    case M::ShflBNotMasked:
+    case M::ShflPredAlwaysTrue:
+    case M::ShflMaskMustEqualActive:
+    case M::ShflCopyThroughFloat:
+      return detail::shfl_mutant(d, m, in, w, ref);
     default:  // the block-barrier mutants
       return o;
   }

@@ -46,6 +46,18 @@ constexpr MutantInfo kMutants[] = {
   {M::ActivemaskExitedCounted, "activemask_exited_counted", "keeps exited lanes' bits in activemask", ClauseId::ActivemaskParticipants},
   {M::ActivemaskIgnoresSite, "activemask_ignores_site", "returns every lane executing activemask, whichever call site it runs from", ClauseId::ActivemaskParticipants},
   {M::ActivemaskSelfOnly, "activemask_self_only", "returns the calling lane alone, as an emulator that runs one thread at a time does", ClauseId::ActivemaskResult},
+  {M::ShflSegmentIgnored, "shfl_segment_ignored", "ignores c's segment mask (the intrinsics' width): the whole warp is one segment", ClauseId::ShflBound},
+  {M::ShflClampIgnored, "shfl_clamp_ignored", "ignores c's clamp: the bound is the segment's first lane for .up and its last lane otherwise", ClauseId::ShflBound},
+  {M::ShflIdxNoWrap, "shfl_idx_no_wrap", "adds b to the segment's first lane for .idx instead of keeping b's bits within the segment", ClauseId::ShflSourceLane},
+  {M::ShflUpPredOffByOne, "shfl_up_pred_off_by_one", "takes .up in range only strictly above the bound", ClauseId::ShflInRange},
+  {M::ShflUpUnsigned, "shfl_up_unsigned", "compares .up's source lane unsigned, so lane - b below 0 wraps to a high lane", ClauseId::ShflInRange},
+  {M::ShflBflyWithinSegment, "shfl_bfly_within_segment", "keeps the .bfly partner within the reader's segment instead of letting it reach a lower one", ClauseId::ShflSourceLane},
+  {M::ShflDownWraps, "shfl_down_wraps", "wraps .down around the segment instead of reading the lane's own value", ClauseId::ShflInRange},
+  {M::ShflOutOfRangeZero, "shfl_out_of_range_zero", "returns 0 instead of the lane's own a when the source is out of range", ClauseId::ShflInRange},
+  {M::ShflBNotMasked, "shfl_b_not_masked", "uses all of b instead of its low five bits", ClauseId::ShflSourceLane},
+  {M::ShflPredAlwaysTrue, "shfl_pred_always_true", "sets p on every executing lane, in range or not", ClauseId::ShflInRange},
+  {M::ShflMaskMustEqualActive, "shfl_mask_must_equal_active", "refuses a membermask that differs from the lanes executing the shuffle (exited lanes named, or part of the warp)", ClauseId::ShflParticipants},
+  {M::ShflCopyThroughFloat, "shfl_copy_through_float", "moves the value as a float: a NaN comes out canonical and -0.0 as +0.0", ClauseId::ShflCopy},
 };
 // clang-format on
 static_assert(std::size(kMutants) == static_cast<std::size_t>(kMutantCount),
@@ -184,6 +196,24 @@ bool applies(MutantId m, const spec::Instr& in) {
     case M::ActivemaskIgnoresSite:
     case M::ActivemaskSelfOnly:
       return f.family == spec::Family::Activemask;
+    case M::ShflSegmentIgnored:
+    case M::ShflClampIgnored:
+    case M::ShflOutOfRangeZero:
+    case M::ShflBNotMasked:
+    case M::ShflMaskMustEqualActive:
+    case M::ShflCopyThroughFloat:
+      return f.family == spec::Family::Shfl;
+    case M::ShflPredAlwaysTrue:
+      return f.family == spec::Family::Shfl && in.write_p;
+    case M::ShflIdxNoWrap:
+      return f.family == spec::Family::Shfl && f.mode == spec::Mode::Idx;
+    case M::ShflUpPredOffByOne:
+    case M::ShflUpUnsigned:
+      return f.family == spec::Family::Shfl && f.mode == spec::Mode::Up;
+    case M::ShflBflyWithinSegment:
+      return f.family == spec::Family::Shfl && f.mode == spec::Mode::Bfly;
+    case M::ShflDownWraps:
+      return f.family == spec::Family::Shfl && f.mode == spec::Mode::Down;
     case M::Count_:
       break;
   }

@@ -46,6 +46,18 @@ enum class MutantId : uint8_t {
   ActivemaskExitedCounted,
   ActivemaskIgnoresSite,
   ActivemaskSelfOnly,
+  ShflSegmentIgnored,
+  ShflClampIgnored,
+  ShflIdxNoWrap,
+  ShflUpPredOffByOne,
+  ShflUpUnsigned,
+  ShflBflyWithinSegment,
+  ShflDownWraps,
+  ShflOutOfRangeZero,
+  ShflBNotMasked,
+  ShflPredAlwaysTrue,
+  ShflMaskMustEqualActive,
+  ShflCopyThroughFloat,
   Count_
 };
 inline constexpr int kMutantCount = static_cast<int>(MutantId::Count_);

@@ -24,12 +24,12 @@ enum VectorMember { kId, kForm, kInstruction, kUb, kSource, kClauses, kRounds };
 constexpr json::Names<7> kVectorNames{"id",     "form",    "instruction", "ub",
                                       "source", "clauses", "rounds"};
 
-enum RoundMember { kThreads, kExited, kInactive, kMask, kA, kSite, kExpect };
-constexpr json::Names<7> kRoundNames{"threads", "exited", "inactive", "mask",
-                                     "a",       "site",   "expect"};
+enum RoundMember { kThreads, kExited, kInactive, kMask, kA, kSite, kB, kC, kExpect };
+constexpr json::Names<9> kRoundNames{"threads", "exited", "inactive", "mask",  "a",
+                                     "site",    "b",      "c",        "expect"};
 
-enum ExpectMember { kDefined, kD, kP, kFindings };
-constexpr json::Names<4> kExpectNames{"defined", "d", "p", "ub"};
+enum ExpectMember { kDefined, kDDefined, kD, kP, kFindings };
+constexpr json::Names<5> kExpectNames{"defined", "d_defined", "d", "p", "ub"};
 
 constexpr json::Names<2> kFindingNames{"clause", "lanes"};
 
@@ -41,6 +41,8 @@ struct Shape {
   int a_bits = 32;                      // its width in a warp round (block rounds: 32)
   std::optional<uint32_t> imm_mask;     // warp rounds have no "mask" when it is an immediate
   bool has_mask = true;                 // ... nor when the form has none (activemask)
+  bool want_b = false, want_c = false;  // shuffles: per-lane b and c, unless immediates
+  bool loose_d = false;                 // expect.d_defined is written (shuffles)
 };
 
 Shape shape_of(const spec::ParsedInstr& in) {
@@ -54,6 +56,9 @@ Shape shape_of(const spec::ParsedInstr& in) {
   s.a_bits = s.cta ? 32 : syn.bits;
   s.imm_mask = in.instr.imm_mask;
   s.has_mask = spec::has_membermask(f.id);
+  s.want_b = spec::has_operands_bc(f.id) && !in.instr.imm_b;
+  s.want_c = spec::has_operands_bc(f.id) && !in.instr.imm_c;
+  s.loose_d = !s.cta && spec::has_loose_d(f.id);
   return s;
 }
 
@@ -70,12 +75,15 @@ std::string departure(const spec::ParsedInstr& in, const Expected& file, const E
   if (file.defined != spec.defined)
     return "defined is " + lanes_text(file.defined) + ", but the specification defines " +
            lanes_text(spec.defined);
+  if (file.d_defined != spec.d_defined)
+    return "d_defined is " + lanes_text(file.d_defined) + ", but the specification pins d on " +
+           lanes_text(spec.d_defined);
   const auto& f = spec::form_info(in.instr.form);
   const bool want_d = f.d_type != spec::ResultType::None && in.instr.write_d;
   char b[96];
   for (unsigned i = 0; i < spec.defined.size(); ++i) {
     if (!spec.defined[i]) continue;
-    if (want_d && file.d[i] != spec.d[i]) {
+    if (want_d && spec.d_defined[i] && file.d[i] != spec.d[i]) {
       std::snprintf(b, sizeof b, "d is 0x%08x on lane %u, but the specification gives 0x%08x",
                     file.d[i], i, spec.d[i]);
       return b;
@@ -387,6 +395,8 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
     if (!s.has_mask) w.mask.fill(0);
     if (!s.has_a) w.a.fill(0);
     w.site.fill(0);
+    w.b.fill(0);
+    w.c.fill(0);
   }
   uint32_t exited = 0, inactive = 0;  // a warp's
   const uint32_t seen = o.members(kRoundNames, [&](int k, json::Value& m) {
@@ -430,6 +440,14 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
         if (s.cta) m.refuse("a block round has no \"site\"");
         values::lane_list(m, n, 32, w.site.data());
         break;
+      case kB:
+        if (!s.want_b) m.refuse("the instruction has no register operand b");
+        values::lane_list(m, n, 32, w.b.data());
+        break;
+      case kC:
+        if (!s.want_c) m.refuse("the instruction has no register operand c");
+        values::lane_list(m, n, 32, w.c.data());
+        break;
       case kExpect:
         expect_at.push_back(m.at());
         expectation(m, s, n, e);
@@ -441,7 +459,7 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
   o.require(kRoundNames, seen,
             bit(kExited) | bit(kInactive) | bit(kExpect) | (s.cta ? bit(kThreads) : 0) |
                 (!s.cta && !s.imm_mask && s.has_mask ? bit(kMask) : 0) |
-                (s.has_a ? bit(kA) : 0));
+                (s.has_a ? bit(kA) : 0) | (s.want_b ? bit(kB) : 0) | (s.want_c ? bit(kC) : 0));
   if (s.cta) return;
   if (const uint32_t both = exited & inactive)
     o.fail("lane " + std::to_string(__builtin_ctz(both)) + " is both exited and inactive");
@@ -459,6 +477,7 @@ void VectorReader::Impl::expectation(json::Value& v, const Shape& s, std::size_t
   e.defined.assign(n, 0);
   e.d.assign(n, 0);
   e.p.assign(n, 0);
+  bool d_defined_given = false;
   std::size_t u = 0;
   const uint32_t seen = o.members(kExpectNames, [&](int k, json::Value& m) {
     switch (k) {
@@ -472,6 +491,14 @@ void VectorReader::Impl::expectation(json::Value& v, const Shape& s, std::size_t
           std::fill(e.defined.begin() + lo, e.defined.begin() + hi + 1, uint8_t{1});
         });
         break;
+      case kDDefined: {
+        if (!s.loose_d) m.refuse("only a form whose d alone can be undefined has \"d_defined\"");
+        const uint32_t w = values::lane_word(m);
+        e.d_defined.assign(n, 0);
+        bits_to_flags(&w, n, e.d_defined.data());
+        d_defined_given = true;
+        break;
+      }
       case kD:
         if (!s.want_d) m.refuse("the instruction writes no d");
         values::lane_list(m, n, 32, e.d.data());
@@ -493,9 +520,11 @@ void VectorReader::Impl::expectation(json::Value& v, const Shape& s, std::size_t
     }
   });
   o.require(kExpectNames, seen,
-            bit(kDefined) | (s.want_d ? bit(kD) : 0) | (s.want_p ? bit(kP) : 0));
+            bit(kDefined) | (s.loose_d ? bit(kDDefined) : 0) | (s.want_d ? bit(kD) : 0) |
+                (s.want_p ? bit(kP) : 0));
   e.ub.resize(u);
   e.executes = e.defined;
+  if (!d_defined_given) e.d_defined = e.defined;
 }
 
 void VectorReader::Impl::finding(json::Value& v, std::size_t n,

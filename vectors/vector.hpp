@@ -44,6 +44,7 @@ struct Expected {
   std::vector<uint8_t> p;
   std::vector<uint8_t> executes;
   std::vector<uint8_t> defined;  ///< executes and no UB clause fires on the lane
+  std::vector<uint8_t> d_defined;  ///< defined, and no clause leaves the lane's d open (shuffles)
   std::vector<std::pair<spec::ClauseId, std::vector<unsigned>>> ub;  ///< clauses that fire
 };
 
@@ -52,11 +53,12 @@ std::size_t round_width(const Vector& v, const Round& r);
 
 /// One lane (thread) of a round as the emitted programs carry it: status (0 executes or
 /// arrives, 1 exited, 2 neither), the membermask it passes (an immediate one included; 0 in a
-/// block), its call site and its operand (a thread's predicate).
+/// block), its call site, its operand (a thread's predicate) and a shuffle's b and c.
 struct LaneRecord {
   unsigned status = 0;
   uint32_t mask = 0, site = 0;
   uint64_t a = 0;
+  uint32_t b = 0, c = 0;  ///< shuffles: b and c (an immediate one included)
 };
 std::vector<LaneRecord> lane_records(const Vector& v, const Round& r);
 
