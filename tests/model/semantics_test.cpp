@@ -7,49 +7,12 @@
 #include <set>
 
 #include "model/clause_test.hpp"
+#include "model/clause_helpers.hpp"
 #include "model/eval.hpp"
 #include "model/render.hpp"
 
 namespace warpspec {
 namespace {
-
-using model::LaneStatus;
-using model::Warp;
-using spec::ClauseId;
-using spec::FormId;
-
-spec::Instr instr(FormId f, bool negate = false) {
-  spec::Instr in;
-  in.form = f;
-  in.negate = negate;
-  in.write_p = spec::form_info(f).optional_p;
-  return in;
-}
-
-// A full-mask warp whose lane i holds value(i).
-template <class F>
-Warp warp_with(F value, uint32_t mask = 0xffffffffu) {
-  Warp w = model::make_warp(mask);
-  for (unsigned i = 0; i < 32; ++i) w.a[i] = value(i);
-  return w;
-}
-
-uint32_t f32(float x) {
-  return std::bit_cast<uint32_t>(x);
-}
-uint64_t f64(double x) {
-  return std::bit_cast<uint64_t>(x);
-}
-
-bool fires(const model::WarpResult& r, ClauseId c, uint32_t lanes) {
-  for (const auto& u : r.ub)
-    if (u.clause == c) return u.lanes == lanes;
-  return lanes == 0;
-}
-
-std::string show(const spec::Instr& in, const Warp& w, const model::WarpResult& r) {
-  return "\n" + model::lane_table(in, w, &r) + model::findings_text(r);
-}
 
 // ------------------------------------------------------------------------------- match.sync
 
@@ -627,14 +590,15 @@ TEST(Catalog, EveryClauseKeyIsUniqueAndNamesItsFamily) {
           {spec::Family::Redux, "redux"},
           {spec::Family::WarpBarrier, "syncwarp"},
           {spec::Family::CtaBarrier, "cta"},
-          {spec::Family::Activemask, "activemask"}};
+          {spec::Family::Activemask, "activemask"},
+          {spec::Family::Shfl, "shfl"}};
       EXPECT_EQ(family, expect.at(f.family)) << f.name << " lists " << key;
     }
 }
 
 TEST(Catalog, FormNamesRoundTrip) {
   for (const auto& f : spec::kForms) EXPECT_EQ(spec::find_form(f.name), f.id);
-  EXPECT_EQ(spec::kForms.size(), 31u);
+  EXPECT_EQ(spec::kForms.size(), 35u);
 }
 
 TEST(Catalog, IntrinsicsLowerToFormsOfMatchingWidth) {
