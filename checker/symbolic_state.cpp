@@ -85,8 +85,10 @@ z3::expr equals(const Z3Domain& d, const SymWarp& w, const model::Warp& v) {
   auto eq = d.lit(true);
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     eq = eq && w.exec[i] == d.lit(v.exec[i]) && w.exited[i] == d.lit(v.exited[i]) &&
-         w.mask[i] == d.w32(v.mask[i]) && w.a[i] == d.w64(v.a[i]) &&
-         w.site[i] == d.w32(v.site[i]) && w.b[i] == d.w32(v.b[i]) && w.c[i] == d.w32(v.c[i]);
+         w.mask[i] == d.w32(v.mask[i]) && w.a[i] == d.w64(v.a[i]) && w.site[i] == d.w32(v.site[i]);
+    // A form without b and c holds them as the literal 0: nothing to pin there.
+    if (!w.b[i].is_numeral()) eq = eq && w.b[i] == d.w32(v.b[i]);
+    if (!w.c[i].is_numeral()) eq = eq && w.c[i] == d.w32(v.c[i]);
   }
   return eq;
 }

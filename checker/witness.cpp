@@ -26,8 +26,11 @@ std::string target_name(const CoverTarget& t) {
 /// A warp whose lanes in `lanes` are free and whose other lanes are inactive, with mask, operand
 /// and call site 0 (a free lane's mask may still name them): the witnesses stay small and the
 /// queries fast.
-SymWarp partial_warp(const Z3Domain& d, uint32_t lanes) {
+SymWarp partial_warp(const Z3Domain& d, uint32_t lanes, spec::FormId form) {
   auto w = make_sym_warp(d, "w");
+  // A form without b and c reads none: they stay out of its queries altogether.
+  if (!spec::has_operands_bc(form))
+    for (unsigned i = 0; i < kWarpSize; ++i) w.b[i] = w.c[i] = d.w32(0);
   for (unsigned i = 0; i < kWarpSize; ++i) {
     if ((lanes >> i) & 1u) continue;
     w.exec[i] = d.lit(false);
@@ -42,15 +45,13 @@ SymWarp partial_warp(const Z3Domain& d, uint32_t lanes) {
 }
 
 /// Operand values as the vector files write them: 32-bit forms hold 32 bits, predicates 0 or
-/// 1, forms without an operand 0; membermasks 0 where the form has none, and b and c 0 where the
-/// form has none; call sites 0 where they do not matter (they matter before Volta, and to
-/// activemask everywhere: there 0 or 1).
+/// 1, forms without an operand 0; membermasks 0 where the form has none; call sites 0 where they
+/// do not matter (they matter before Volta, and to activemask everywhere: there 0 or 1).
 z3::expr plausible(const Z3Domain& d, const SymWarp& w, const spec::ParsedInstr& in,
                    bool pre_volta) {
   const auto syn = spec::value_syntax(in);
   const bool sites = pre_volta || spec::form_info(in.instr.form).family == spec::Family::Activemask;
   const bool masks = spec::has_membermask(in.instr.form);
-  const bool bc = spec::has_operands_bc(in.instr.form);
   auto ok = well_formed(d, w);
   for (unsigned i = 0; i < kWarpSize; ++i) {
     if (syn.none)
@@ -64,7 +65,6 @@ z3::expr plausible(const Z3Domain& d, const SymWarp& w, const spec::ParsedInstr&
     else if (!pre_volta)
       ok = ok && z3::ule(w.site[i], d.w32(1));
     if (!masks) ok = ok && w.mask[i] == d.w32(0);
-    if (!bc) ok = ok && w.b[i] == d.w32(0) && w.c[i] == d.w32(0);
   }
   return ok;
 }
@@ -195,7 +195,7 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
       }
       goals = cta_goals(d, pin, ctas, remaining);
     } else {
-      warp = partial_warp(d, opt.lanes);
+      warp = partial_warp(d, opt.lanes, pin.instr.form);
       base = plausible(d, *warp, pin, pv);
       goals = warp_goals(d, pin, *warp, pv, remaining);
     }

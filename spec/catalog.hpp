@@ -623,6 +623,18 @@ inline constexpr IntrinsicInfo kIntrinsics[] = {
   {"__syncthreads_and", CType::Int, "int __syncthreads_and(int predicate)", FormId::BarRedAnd, false},
   {"__syncthreads_or", CType::Int, "int __syncthreads_or(int predicate)", FormId::BarRedOr, false},
   {"__activemask", CType::Void, "unsigned __activemask()", FormId::Activemask, false},
+  {"__shfl_sync", CType::Int, "int __shfl_sync(unsigned mask, int var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_sync", CType::Unsigned, "unsigned __shfl_sync(unsigned mask, unsigned var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_sync", CType::Float, "float __shfl_sync(unsigned mask, float var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_up_sync", CType::Int, "int __shfl_up_sync(unsigned mask, int var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_up_sync", CType::Unsigned, "unsigned __shfl_up_sync(unsigned mask, unsigned var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_up_sync", CType::Float, "float __shfl_up_sync(unsigned mask, float var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_down_sync", CType::Int, "int __shfl_down_sync(unsigned mask, int var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_down_sync", CType::Unsigned, "unsigned __shfl_down_sync(unsigned mask, unsigned var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_down_sync", CType::Float, "float __shfl_down_sync(unsigned mask, float var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_xor_sync", CType::Int, "int __shfl_xor_sync(unsigned mask, int var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  {"__shfl_xor_sync", CType::Unsigned, "unsigned __shfl_xor_sync(unsigned mask, unsigned var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  {"__shfl_xor_sync", CType::Float, "float __shfl_xor_sync(unsigned mask, float var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
 };
 // clang-format on
 
@@ -637,6 +649,13 @@ constexpr bool ctype_is_float(CType t) {
 /// True for the signed integer types.
 constexpr bool ctype_is_signed(CType t) {
   return t == CType::Int || t == CType::Long || t == CType::LongLong;
+}
+
+/// The c operand the shuffle intrinsics pass for a `width` (a power of two from 1 to 32): the
+/// segment mask 32 - width in bits 12:8, and the clamp 31, or 0 for __shfl_up_sync (CUDA
+/// Programming Guide, Warp Shuffle Functions, and the CUDA headers' lowering).
+constexpr uint32_t shfl_c_of_width(uint32_t width, Mode mode) {
+  return ((32u - width) << 8) | (mode == Mode::Up ? 0u : 0x1fu);
 }
 
 /// Every intrinsic overload that lowers to `form`.

@@ -197,8 +197,12 @@ void expect_end(Cursor& c) {
     throw Fail{c.column(), "unexpected " + describe_char(c.peek()) + " after the instruction"};
 }
 
-std::string word_text(const std::optional<uint32_t>& imm, const std::string& reg) {
+// An operand as written back: a register's name, or the immediate in hex (in decimal when
+// `decimal`, as lane numbers and offsets are written).
+std::string word_text(const std::optional<uint32_t>& imm, const std::string& reg,
+                      bool decimal = false) {
   if (imm) {
+    if (decimal) return std::to_string(*imm);
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08x", *imm);
     return buf;
@@ -263,7 +267,7 @@ ParsedInstr parse_ptx(Cursor& c) {
       expect_comma(c, "the membermask");
       read_mask(c, out);
       out.text = std::string(f.name) + " " + d + (p.empty() ? "" : "|" + p) + ", " + a + ", " +
-                 word_text(out.instr.imm_b, out.b_register) + ", " +
+                 word_text(out.instr.imm_b, out.b_register, true) + ", " +
                  word_text(out.instr.imm_c, out.c_register) + ", " + mask_text(out) + ";";
       break;
     }
@@ -390,6 +394,27 @@ ParsedInstr parse_call(Cursor& c) {
       throw Fail{vcol, "expected the value argument, found " + describe_char(c.peek())};
     args += std::string(args.empty() ? "" : ", ") +
             (cast ? "(" + std::string(ctype_name(*cast)) + ")" : "") + std::string(v);
+  }
+  if (spec::form_info(chosen->form).family == Family::Shfl) {
+    const bool up = spec::form_info(chosen->form).mode == Mode::Up;
+    const char* what = name == "__shfl_sync"   ? "srcLane (the source lane)"
+                       : name == "__shfl_xor_sync" ? "laneMask (the lane mask to xor)"
+                                                   : "delta (the lane offset)";
+    sep(what);
+    read_word_operand(c, what, "1", out.instr.imm_b, out.b_register);
+    args += ", " + word_text(out.instr.imm_b, out.b_register, true);
+    uint32_t width = 32;
+    if (c.eat(',')) {
+      const auto wcol = c.column();
+      auto w = c.word();
+      auto v = parse_unsigned(w, 32);
+      if (!v || *v == 0 || *v > 32 || (*v & (*v - 1)) != 0)
+        throw Fail{wcol, "width must be a power of two from 1 to 32, written as a number (CUDA "
+                         "leaves other widths undefined); found '" + std::string(w) + "'"};
+      width = static_cast<uint32_t>(*v);
+      args += ", " + std::to_string(width);
+    }
+    out.instr.imm_c = shfl_c_of_width(width, up ? Mode::Up : Mode::Idx);
   }
   if (chosen->pred_out) {
     sep("'&pred' (the int* that receives the predicate)");

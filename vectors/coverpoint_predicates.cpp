@@ -686,6 +686,10 @@ bool Reader::warp(CoverpointId id) const {
     case C::ShflBDiffersBetweenLanes:
     case C::ShflCDiffersBetweenLanes:
     case C::ShflCopiesNanOrNegativeZero:
+    case C::ShflDownPastLane31:
+    case C::ShflCBitBesideField:
+    case C::ShflReadsChangedLowerLane:
+    case C::ShflReadsChangedHigherLane:
       return shuffle(id);
     default:
       return false;
@@ -789,6 +793,35 @@ bool Reader::shuffle(CoverpointId id) const {
       return any_defined([&](const WarpRound& r, unsigned i) {
         const uint32_t d = r.e->d[i];
         return d_defined(r, i) && (d == 0x80000000u || (f32_nan(d) && d != spec::kCanonicalNanF32));
+      });
+    case C::ShflDownPastLane31:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t sum = i + (b_of(r, i) & 0x1f);
+        return sum > 31 && a_of(r, sum & 31u) != a_of(r, i);
+      });
+    case C::ShflCBitBesideField:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const uint32_t c = c_of(r, i), b = b_of(r, i) & 0x1f;
+        if (!d_defined(r, i) || (c & 0x2020u) == 0) return false;
+        // The lane arithmetic with a six-bit clamp and segment mask, and the lane kept to 0-63.
+        const int64_t lane = i, clamp = c & 0x3f, seg = (c >> 8) & 0x3f, first = lane & seg;
+        const int64_t bound = first | (clamp & ~seg);
+        int64_t j = mode == spec::Mode::Up     ? lane - b
+                    : mode == spec::Mode::Down ? lane + b
+                    : mode == spec::Mode::Bfly ? lane ^ b
+                                               : first | (b & ~seg);
+        const bool ok = mode == spec::Mode::Up ? j >= bound : j <= bound;
+        const uint32_t wide = a_of(r, ok ? static_cast<unsigned>(j) & 31u : i);
+        return std::pair{wide, ok} != answer(r, i, b_of(r, i), c);
+      });
+    case C::ShflReadsChangedLowerLane:
+    case C::ShflReadsChangedHigherLane:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        const auto s = source(i, b_of(r, i), c_of(r, i));
+        const unsigned j = s.lane;
+        const bool side = id == C::ShflReadsChangedLowerLane ? j < i : j > i;
+        return d_defined(r, i) && side && bit(r.defined, j) && r.e->d_defined[j] &&
+               r.e->d[j] != a_of(r, j);
       });
     default:
       return false;

@@ -147,6 +147,10 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ShflBDiffersBetweenLanes, "shfl.b_differs_between_lanes", S::Shfl, false, "Lanes that execute together pass different b."},
   {C::ShflCDiffersBetweenLanes, "shfl.c_differs_between_lanes", S::Shfl, false, "Lanes that execute together pass different c."},
   {C::ShflCopiesNanOrNegativeZero, "shfl.copies_nan_or_negative_zero", S::Shfl, false, "A lane's defined d is a NaN other than the canonical one, or -0.0: a copy through a float register would change it."},
+  {C::ShflDownPastLane31, "shfl.down_past_lane_31", S::ShflDown, false, "A lane of .down has lane + b past lane 31 (out of range, it reads itself), and a sum kept to five bits would wrap to a lane holding another value."},
+  {C::ShflCBitBesideField, "shfl.c_bit_beside_field", S::Shfl, false, "c has bit 5 or bit 13 set, just above the clamp or the segment mask, and reading that field one bit wider would change a lane's answer."},
+  {C::ShflReadsChangedLowerLane, "shfl.reads_changed_lower_lane", S::ShflNotDown, false, "A lane reads a lower lane whose own d differs from its a: results written back in ascending lane order before every lane has read would show."},
+  {C::ShflReadsChangedHigherLane, "shfl.reads_changed_higher_lane", S::ShflNotUp, false, "A lane reads a higher lane whose own d differs from its a: results written back in descending lane order before every lane has read would show."},
 };
 // clang-format on
 static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),
@@ -228,6 +232,12 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.family == Fa::Shfl && f.mode == M::Bfly;
     case S::ShflIdx:
       return f.family == Fa::Shfl && f.mode == M::Idx;
+    case S::ShflDown:
+      return f.family == Fa::Shfl && f.mode == M::Down;
+    case S::ShflNotDown:
+      return f.family == Fa::Shfl && f.mode != M::Down;
+    case S::ShflNotUp:
+      return f.family == Fa::Shfl && f.mode != M::Up;
     case S::Syncwarp:
       return f.family == Fa::WarpBarrier;
     case S::Collective:

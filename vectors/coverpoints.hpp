@@ -150,6 +150,10 @@ enum class CoverpointId : uint8_t {
   ShflBDiffersBetweenLanes,
   ShflCDiffersBetweenLanes,
   ShflCopiesNanOrNegativeZero,
+  ShflDownPastLane31,
+  ShflCBitBesideField,
+  ShflReadsChangedLowerLane,
+  ShflReadsChangedHigherLane,
   Count_
 };
 inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
@@ -196,6 +200,9 @@ enum class CoverScope : uint8_t {
   ShflUp,          ///< shfl.sync.up
   ShflBfly,        ///< shfl.sync.bfly
   ShflIdx,         ///< shfl.sync.idx
+  ShflDown,        ///< shfl.sync.down
+  ShflNotDown,     ///< shfl.sync.up, .bfly, .idx (they can read a lower lane)
+  ShflNotUp,       ///< shfl.sync.down, .bfly, .idx (they can read a higher lane)
 };
 
 /// A catalog row: a stable key, the forms that list it, whether only undefined states show it,

@@ -53,6 +53,7 @@ enum class Change : uint8_t {
   CarriesPrevious,  // the previous round's result is combined into this one (never reset)
   CountNarrow,      // the block count kept in `arg` bits
   StartsFrom,       // the reduction starts from the value `arg` instead of its identity
+  ShflRule,         // a shuffle's lane arithmetic changed as kShflRules[`arg`] says
 };
 
 struct Def {
@@ -106,8 +107,146 @@ bool zero_never_matters(const spec::ParsedInstr& in) {
   return zero_is_neutral(other);
 }
 
+// A shuffle's lane arithmetic with one thing read otherwise: which bits of b and c count, the
+// bound, the mode, what out of range gives, p, and how the value travels.
+struct ShflRule {
+  const char* text;
+  ClauseId clause;
+  uint32_t b_mask = 0x1f;
+  unsigned clamp_lo = 0, clamp_bits = 5, seg_lo = 8, seg_bits = 5;
+  bool no_seg = false, edge_clamp = false;  // segment mask 0; clamp at the segment's edge
+  int mode = -1;                            // another mode (a Mode value), or the form's
+  bool strict = false, up_unsigned = false, no_bound = false;
+  int out_of_range = 0;  // 0 the lane's own a, 1 zero, 2 the bound lane's a
+  bool p_inverted = false, p_true = false;
+  bool absent_out_of_range = false;  // a source that does not execute or is not named: p false
+  int copy = 0;  // 0 bits, 1 through a float (canonical NaN, +0.0), 2 NaNs quietened, 3 FTZ
+  bool seg_complement = false;      // the segment mask read as its complement (width - 1)
+  bool b_first = false, c_first = false;  // b (c) of the lowest executing lane for every lane
+  bool bound_no_base = false;       // the bound without the segment's first lane
+  bool within_segment = false;      // in range only within the reader's own segment
+  bool unmatched_mask_self = false;  // a lane whose mask is not the executing lanes reads itself
+};
+
+using C = ClauseId;
+const ShflRule kShflRules[] = {
+    {"b read whole instead of its low five bits", C::ShflSourceLane, 0xffffffffu},
+    {"b read as its low six bits", C::ShflSourceLane, 0x3f},
+    {"the clamp read as c[5:0]", C::ShflBound, 0x1f, 0, 6},
+    {"the segment mask read as c[13:8]", C::ShflBound, 0x1f, 0, 5, 8, 6},
+    {"the segment mask read as c[11:7]", C::ShflBound, 0x1f, 0, 5, 7, 5},
+    {"the segment mask read as c[11:8]", C::ShflBound, 0x1f, 0, 5, 8, 4},
+    {"the clamp and the segment mask swapped", C::ShflBound, 0x1f, 8, 5, 0, 5},
+    {"the segment mask ignored (one segment of 32 lanes)", C::ShflBound, 0x1f, 0, 5, 8, 5, true},
+    {"the clamp ignored (the bound at the segment's edge)", C::ShflBound, 0x1f, 0, 5, 8, 5, false,
+     true},
+    {"computed as .up", C::ShflSourceLane, 0x1f, 0, 5, 8, 5, false, false, int(Mode::Up)},
+    {"computed as .down", C::ShflSourceLane, 0x1f, 0, 5, 8, 5, false, false, int(Mode::Down)},
+    {"computed as .bfly", C::ShflSourceLane, 0x1f, 0, 5, 8, 5, false, false, int(Mode::Bfly)},
+    {"computed as .idx", C::ShflSourceLane, 0x1f, 0, 5, 8, 5, false, false, int(Mode::Idx)},
+    {"in range only strictly past the bound", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false, -1,
+     true},
+    {".up's source lane compared unsigned", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false, -1,
+     false, true},
+    {"no bound: every source taken as in range", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false,
+     -1, false, false, true},
+    {"out of range gives 0", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false, -1, false, false,
+     false, 1},
+    {"out of range reads the bound lane", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false, -1, false,
+     false, false, 2},
+    {"p inverted", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false, -1, false, false, false, 0,
+     true},
+    {"p true on every lane", C::ShflInRange, 0x1f, 0, 5, 8, 5, false, false, -1, false, false,
+     false, 0, false, true},
+    {"a source that does not execute or is not named in the membermask taken as out of range",
+     C::ShflSourceUndefined, 0x1f, 0, 5, 8, 5, false, false, -1, false, false, false, 0, false,
+     false, true},
+    {"the value moved as a float (NaNs made canonical, -0.0 made +0.0)", C::ShflCopy, 0x1f, 0, 5,
+     8, 5, false, false, -1, false, false, false, 0, false, false, false, 1},
+    {"signalling NaNs quietened on the way", C::ShflCopy, 0x1f, 0, 5, 8, 5, false, false, -1,
+     false, false, false, 0, false, false, false, 2},
+    {"subnormals flushed to zero on the way", C::ShflCopy, 0x1f, 0, 5, 8, 5, false, false, -1,
+     false, false, false, 0, false, false, false, 3},
+    {.text = "the segment mask read as its complement (as width - 1)", .clause = C::ShflBound,
+     .seg_complement = true},
+    {.text = "the lowest executing lane's b used by every lane", .clause = C::ShflSourceLane,
+     .b_first = true},
+    {.text = "the lowest executing lane's c used by every lane", .clause = C::ShflBound,
+     .c_first = true},
+    {.text = "the bound taken without the segment's first lane (the clamp bits alone)",
+     .clause = C::ShflBound, .bound_no_base = true},
+    {.text = "in range only within the reader's own segment (never a lower one)",
+     .clause = C::ShflInRange, .within_segment = true},
+    {.text = "a lane whose membermask is not the set of executing lanes reads itself, out of range",
+     .clause = C::ShflParticipants, .unmatched_mask_self = true},
+};
+
+// Lane i's (d, p) of a shuffle under rule `r`; `exec` the executing lanes.
+std::pair<uint32_t, bool> shuffle_by(const ShflRule& r, const spec::Instr& in,
+                                     const model::Warp& w, unsigned i, uint32_t exec) {
+  const unsigned lowest = exec ? static_cast<unsigned>(std::countr_zero(exec)) : i;
+  const uint32_t b = in.imm_b.value_or(w.b[r.b_first ? lowest : i]);
+  const uint32_t c = in.imm_c.value_or(w.c[r.c_first ? lowest : i]);
+  const auto field = [&](unsigned lo, unsigned bits) { return (c >> lo) & ((1u << bits) - 1); };
+  const Mode mode = r.mode >= 0 ? Mode(r.mode) : spec::form_info(in.form).mode;
+  const int64_t bval = b & r.b_mask, lane = i;
+  const int64_t seg = r.no_seg           ? 0
+                      : r.seg_complement ? ~field(r.seg_lo, r.seg_bits) & 0x1fu
+                                         : field(r.seg_lo, r.seg_bits);
+  const int64_t clamp =
+      r.edge_clamp ? (mode == Mode::Up ? 0 : 0x1f) : field(r.clamp_lo, r.clamp_bits);
+  const int64_t first = lane & seg, bound = (r.bound_no_base ? 0 : first) | (clamp & ~seg);
+  int64_t j = lane;
+  bool ok = false;
+  switch (mode) {
+    case Mode::Up:
+      j = lane - bval;
+      ok = r.up_unsigned ? static_cast<uint32_t>(j) >= static_cast<uint32_t>(bound)
+                         : (r.strict ? j > bound : j >= bound);
+      break;
+    case Mode::Down:
+      j = lane + bval;
+      ok = r.strict ? j < bound : j <= bound;
+      break;
+    case Mode::Bfly:
+      j = lane ^ bval;
+      ok = r.strict ? j < bound : j <= bound;
+      break;
+    default:
+      j = first | (bval & ~seg);
+      ok = r.strict ? j < bound : j <= bound;
+      break;
+  }
+  if (r.no_bound) ok = true;
+  if (r.within_segment) ok = ok && j >= first && j <= (first | (0x1f & ~seg));
+  if (r.unmatched_mask_self && in.imm_mask.value_or(w.mask[i]) != exec) ok = false;
+  unsigned src = ok ? static_cast<unsigned>(j) & 31u : i;
+  if (r.absent_out_of_range && ok) {
+    const uint32_t mask = in.imm_mask.value_or(w.mask[i]);
+    if (!((exec >> src) & (mask >> src) & 1u)) ok = false, src = i;
+  }
+  uint32_t d = static_cast<uint32_t>(w.a[src]);
+  if (!ok && r.out_of_range == 1) d = 0;
+  if (!ok && r.out_of_range == 2) d = static_cast<uint32_t>(w.a[static_cast<unsigned>(bound) & 31u]);
+  const bool nan = (d & 0x7f800000u) == 0x7f800000u && (d & 0x007fffffu) != 0;
+  if (r.copy == 1) d = nan ? spec::kCanonicalNanF32 : d == 0x80000000u ? 0 : d;
+  if (r.copy == 2 && nan) d |= 0x00400000u;
+  if (r.copy == 3 && (d & 0x7f800000u) == 0) d &= 0x80000000u;
+  return {d, r.p_true || (ok != r.p_inverted)};
+}
+
 std::vector<Def> defs_for(const spec::ParsedInstr& in) {
   const auto& f = spec::form_info(in.instr.form);
+  if (f.family == Family::Shfl) {
+    std::vector<Def> out;
+    for (std::size_t k = 0; k < std::size(kShflRules); ++k) {
+      const auto& r = kShflRules[k];
+      if (r.mode == int(f.mode)) continue;                    // no change
+      if (r.up_unsigned && f.mode != Mode::Up) continue;      // .up alone subtracts
+      out.push_back({Change::ShflRule, static_cast<int>(k), r.clause, r.text});
+    }
+    return out;
+  }
   const auto part = participants_clause(f);
   const auto value = value_clause(f);
   std::vector<Def> out;
@@ -520,6 +659,13 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
         case Change::StartsFrom:
           o.d[i] = fold(f, e[k].d[i], static_cast<uint32_t>(d.arg));
           break;
+        case Change::ShflRule: {
+          const auto [dv, pv] =
+              shuffle_by(kShflRules[d.arg], v.instr.instr, w, static_cast<unsigned>(i),
+                         executing_word(w));
+          o.d[i] = dv, o.p[i] = pv;
+          break;
+        }
         default:
           break;
       }
@@ -715,8 +861,10 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     std::size_t answer, round, lane;
   };
   std::vector<Pair> pairs;
+  // d counts only where the specification pins it (a shuffle's d can be open where p is not).
   auto wrong = [&](const Answered& a, std::size_t k, std::size_t i, const Observed& x) {
-    return (check_d && a.vector.instr.instr.write_d && x.d[i] != a.observed[k].d[i]) ||
+    return (check_d && a.vector.instr.instr.write_d && a.expect[k].d_defined[i] &&
+            x.d[i] != a.observed[k].d[i]) ||
            (a.vector.instr.instr.write_p && x.p[i] != a.observed[k].p[i]);
   };
   auto compared = [&](const Answered& a, std::size_t k, std::size_t i) {
@@ -747,10 +895,12 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   // whatever its values do. A match that stops only where a NaN bit pattern takes part compares
   // values as floating-point numbers instead (a NaN never equals itself, so a loop that removes
   // the lanes equal to a chosen one never ends): that breaks the rule of comparing bits.
+  // A shuffle that calls a defined round undefined refuses it just as surely.
   std::size_t hung = 0, hung_over_nan = 0;
   for (const auto& a : answers)
     for (std::size_t k = 0; k < a.expect.size() && k < a.observed.size(); ++k)
-      if (a.expect[k].ub.empty() && a.observed[k].hang) {
+      if (a.expect[k].ub.empty() &&
+          (a.observed[k].hang || (f.family == Family::Shfl && a.observed[k].ub_reported))) {
         ++hung;
         hung_over_nan += f.family == Family::Match && nan_takes_part(a.vector, k, a.expect[k]);
       }
@@ -921,15 +1071,25 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   }
   dg.unexplained = static_cast<uint64_t>(std::count(open.begin(), open.end(), 1));
   if (dg.unexplained) {
-    // Wrong p on lanes whose d is right breaks the predicate's own rule, not the value's.
-    bool p_only =
-        std::find(f.clauses.begin(), f.clauses.end(), ClauseId::MatchAllPred) != f.clauses.end();
+    // Wrong p on lanes whose d is right (or open) breaks the predicate's own rule, not the
+    // value's: match.all's predicate; a shuffle's in-range rule, or, where every such lane's d
+    // is open, the rule that keeps p defined there.
+    const bool shfl = f.family == Family::Shfl;
+    bool p_only = shfl || std::find(f.clauses.begin(), f.clauses.end(), ClauseId::MatchAllPred) !=
+                              f.clauses.end();
+    bool all_open = true;
     for (std::size_t q = 0; q < pairs.size() && p_only; ++q) {
       if (!open[q]) continue;
       const auto& a = answers[pairs[q].answer];
       const auto k = pairs[q].round, i = pairs[q].lane;
-      p_only = a.observed[k].d[i] == a.expect[k].d[i] && a.observed[k].p[i] != a.expect[k].p[i];
+      const bool d_open = !a.expect[k].d_defined[i];
+      p_only = (d_open || a.observed[k].d[i] == a.expect[k].d[i]) &&
+               a.observed[k].p[i] != a.expect[k].p[i];
+      all_open = all_open && d_open;
     }
+    const auto p_clause = !shfl     ? ClauseId::MatchAllPred
+                          : all_open ? ClauseId::ShflSourceUndefined
+                                     : ClauseId::ShflInRange;
     // Wrong values that some other set of lanes gives, each of them, break the rule of who takes
     // part, though no one change of that rule reproduces them all.
     bool other_lanes = !p_only;
@@ -939,8 +1099,19 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
                                          static_cast<unsigned>(pairs[q].lane));
       other_lanes = given && *given;
     }
-    const auto value = p_only        ? ClauseId::MatchAllPred
-                       : other_lanes ? participants_clause(f)
+    // A shuffle's wrong d that no lane holds was not copied bit for bit.
+    bool no_lane_holds = shfl && !p_only;
+    for (std::size_t q = 0; q < pairs.size() && no_lane_holds; ++q) {
+      if (!open[q]) continue;
+      const auto& a = answers[pairs[q].answer];
+      const auto k = pairs[q].round;
+      const uint32_t got = a.observed[k].d[pairs[q].lane];
+      for (unsigned j = 0; j < 32 && no_lane_holds; ++j)
+        no_lane_holds = static_cast<uint32_t>(a.vector.rounds[k].warp.a[j]) != got;
+    }
+    const auto value = p_only          ? p_clause
+                       : no_lane_holds ? ClauseId::ShflCopy
+                       : other_lanes   ? participants_clause(f)
                                      : value_clause(f);
     auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                            [&](const ClauseCharge& c) { return c.clause == value; });

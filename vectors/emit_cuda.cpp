@@ -30,6 +30,17 @@ std::string intrinsic_body(const spec::ParsedInstr& p) {
               (spec::ctype_bits(in.value_type) == 32 ? "static_cast<unsigned>(L.a)" : "L.a") + ")";
   }
   if (f.family == spec::Family::Activemask) return "dv = " + name + "();";
+  if (f.family == spec::Family::Shfl) {
+    // The width the call was written with: the segment mask of the c it lowers to.
+    const uint32_t width = 32 - ((p.instr.imm_c.value_or(0x1f) >> 8) & 0x1f);
+    const std::string lane = f.mode == spec::Mode::Up || f.mode == spec::Mode::Down
+                                 ? "static_cast<unsigned>(L.b)"
+                                 : "static_cast<int>(L.b)";
+    const std::string call =
+        name + "(L.mask, " + value + ", " + lane + ", " + std::to_string(width) + ")";
+    return in.value_type == spec::CType::Float ? "dv = __float_as_uint(" + call + ");"
+                                               : "dv = static_cast<unsigned>(" + call + ");";
+  }
   if (in.value_type == spec::CType::Void) return name + (in.has_mask ? "(L.mask);" : "();");
   if (f.family == spec::Family::CtaBarrier)
     return "dv = static_cast<unsigned>(" + name + "(" + pred + "))" +

@@ -120,12 +120,68 @@ Vector block_vector(const spec::ParsedInstr& call, const std::vector<uint64_t>& 
   return v;
 }
 
+// A shuffle call with a width: the call text with the width written after b (32 is the
+// default and is left out).
+spec::ParsedInstr shuffle_call(const spec::IntrinsicInfo& in, uint32_t width) {
+  auto text = intrinsic_call(in);
+  if (width != 32) text.insert(text.size() - 1, ", " + std::to_string(width));
+  auto p = spec::parse_instruction(text);
+  if (auto* e = std::get_if<spec::ParseError>(&p))
+    throw std::logic_error("intrinsic call '" + text + "' does not parse: " + e->message);
+  return std::get<spec::ParsedInstr>(std::move(p));
+}
+
+// The width a c operand stands for, when it is the one an intrinsic passes for some width.
+std::optional<uint32_t> width_of(uint32_t c, spec::Mode mode) {
+  for (uint32_t w = 1; w <= 32; w *= 2)
+    if (spec::shfl_c_of_width(w, mode) == c) return w;
+  return std::nullopt;
+}
+
+// Shuffle calls: lane-distinct values (so the value read names the lane) or the type's corner
+// values, b as one offset for all lanes or lane by lane, at widths 32 and 8, on a full warp,
+// with lanes 28-31 exited, and as two groups of 16 with their own masks.
+void shuffle_vectors(const spec::IntrinsicInfo& in, std::vector<Vector>& out) {
+  const auto rows = value_rows(in);
+  for (uint32_t width : {32u, 8u}) {
+    const auto call = shuffle_call(in, width);
+    int k = 0;
+    for (uint32_t b : {1u, 5u, 31u, 33u, 0xffffffffu, 0x100u}) {
+      for (int layout = 0; layout < 3; ++layout) {
+        auto v = warp_vector(call, rows[k++ % rows.size()], layout);
+        auto& w = v.rounds[0].warp;
+        if (b != 0x100u) {
+          w.b.fill(b);
+          for (unsigned i = 0; i < 32; ++i)
+            if (k % 2) w.a[i] = 0x1000u + 0x101u * i;
+        } else {  // lane by lane
+          for (unsigned i = 0; i < 32; ++i) w.b[i] = (7 * i + 3) % 37;
+        }
+        out.push_back(std::move(v));
+      }
+    }
+  }
+}
+
 // A base vector spelled as the call, or nothing when the call cannot express it.
 std::optional<Vector> as_call(const Vector& base, const spec::ParsedInstr& call) {
   const auto& in = base.instr.instr;
   if (in.negate || !in.write_d) return std::nullopt;
   Vector v = base;
   v.instr = call;
+  if (spec::has_operands_bc(in.form)) {
+    // The call passes one c, lowered from its width: the base's c must be one such, on every
+    // lane of every round; the call writes no p.
+    const auto mode = spec::form_info(in.form).mode;
+    const uint32_t c = in.imm_c.value_or(base.rounds[0].warp.c[0]);
+    const auto width = width_of(c, mode);
+    if (!width) return std::nullopt;
+    for (const auto& r : base.rounds)
+      for (unsigned i = 0; i < 32; ++i)
+        if (in.imm_c.value_or(r.warp.c[i]) != c) return std::nullopt;
+    v.instr = shuffle_call(*call.intrinsic, *width);
+    for (auto& r : v.rounds) r.warp.c.fill(0);
+  }
   if (in.imm_mask)
     for (auto& r : v.rounds) r.warp.mask.fill(*in.imm_mask);
   return v;
@@ -140,6 +196,7 @@ std::string intrinsic_call(const spec::IntrinsicInfo& in) {
   if (f.family == spec::Family::CtaBarrier) return name + "(p)";
   if (f.family == spec::Family::Vote) return name + "(m, p)";
   const std::string value = "(" + std::string(spec::ctype_name(in.value_type)) + ")a";
+  if (f.family == spec::Family::Shfl) return name + "(m, " + value + ", b)";
   return name + "(m, " + value + (in.pred_out ? ", &pred)" : ")");
 }
 
@@ -148,7 +205,8 @@ std::string intrinsic_key(const spec::IntrinsicInfo& in) {
   while (!key.empty() && key.front() == '_') key.erase(key.begin());
   if (key.size() > 5 && key.ends_with("_sync") && key != "syncwarp") key.resize(key.size() - 5);
   const auto& f = spec::form_info(in.form);
-  if (f.family == spec::Family::Match || f.family == spec::Family::Redux) {
+  if (f.family == spec::Family::Match || f.family == spec::Family::Redux ||
+      f.family == spec::Family::Shfl) {
     std::string t(spec::ctype_name(in.value_type));
     for (auto& ch : t)
       if (ch == ' ') ch = '_';
@@ -167,6 +225,10 @@ std::vector<Vector> intrinsic_suite(const Suite& base) {
     for (const auto& v : base.vectors)
       if (v.instr.instr.form == in.form)
         if (auto c = as_call(v, call)) out.push_back(std::move(*c));
+    if (f.family == spec::Family::Shfl) {
+      shuffle_vectors(in, out);
+      continue;
+    }
     for (const auto& row : value_rows(in)) {
       if (is_block(in)) {
         out.push_back(block_vector(call, row, 64, false));
@@ -219,6 +281,13 @@ Sig signature_of(const spec::IntrinsicInfo& in) {
     const std::string r = f.mode == spec::Mode::Ballot ? "unsigned" : "int";
     return {r, "unsigned, int", "fn(L.mask, static_cast<int>(static_cast<uint32_t>(L.a)))"};
   }
+  if (f.family == spec::Family::Shfl) {
+    const std::string lane = f.mode == spec::Mode::Up || f.mode == spec::Mode::Down
+                                 ? "unsigned"
+                                 : "int";
+    return {t, "unsigned, " + t + ", " + lane + ", int",
+            "bits_of(fn(L.mask, " + conv + ", static_cast<" + lane + ">(L.b), v.width))"};
+  }
   std::string ret = f.family == spec::Family::Match ? "unsigned" : t;
   if (in.pred_out) return {ret, "unsigned, " + t + ", int*", "fn(L.mask, " + conv + ", &pred)"};
   return {ret, "unsigned, " + t, "fn(L.mask, " + conv + ")"};
@@ -248,15 +317,16 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
          << (ub ? 1 : 0) << ", " << v.rounds.size() << ", " << round_no << ", "
          << (f.d_type == spec::ResultType::Pred ? 1 : 0) << ", "
          << (v.instr.instr.write_p ? 1 : 0) << ", "
-         << (f.d_type == spec::ResultType::None ? 0 : 1) << "},\n";
+         << (f.d_type == spec::ResultType::None ? 0 : 1) << ", "
+         << 32 - ((v.instr.instr.imm_c.value_or(0x1f) >> 8) & 0x1f) << "},\n";
     for (const auto& r : v.rounds) {
       const auto records = lane_records(v, r);
       rounds << "  {" << records.size() << ", " << offset << "},\n";
       ++round_no;
       for (const auto& x : records) {
-        char b[80];
-        std::snprintf(b, sizeof b, "{%u,0x%08xu,0x%016" PRIx64 "ull,%u},", x.status, x.mask, x.a,
-                      x.site);
+        char b[96];
+        std::snprintf(b, sizeof b, "{%u,0x%08xu,0x%016" PRIx64 "ull,%u,0x%08xu},", x.status,
+                      x.mask, x.a, x.site, x.b);
         lanes << b;
         if (++per_line % 4 == 0) lanes << "\n";
         ++offset;
@@ -299,13 +369,14 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
         "<mutex>\n#include <ostream>\n#include <string>\n#include <thread>\n#include <vector>\n\n"
      << "namespace warpspec_intrinsics {\n\n"
      << "// status: 0 executes, 1 exited, 2 inactive; site: the call site the lane runs it from\n"
-     << "struct Lane { uint8_t status; uint32_t mask; uint64_t a; uint32_t site; };\n"
+     << "// b: a shuffle's srcLane, delta or laneMask\n"
+     << "struct Lane { uint8_t status; uint32_t mask; uint64_t a; uint32_t site; uint32_t b; };\n"
      << "struct Round { uint32_t threads; uint32_t offset; };\n"
      << "struct Vector { uint64_t id; uint16_t overload; uint8_t ub; uint16_t rounds; uint32_t "
         "first_round;\n"
-     << "                uint8_t pred_d, with_p, has_d; };\n\n"
+     << "                uint8_t pred_d, with_p, has_d; int width; };  // width: shuffles'\n\n"
      << "inline const Lane kLanes[] = {\n"
-     << lanes.str() << "{0,0,0,0}};\n"
+     << lanes.str() << "{0,0,0,0,0}};\n"
      << "inline const Round kRounds[] = {\n"
      << rounds.str() << "{0,0}};\n"
      << "inline const Vector kVectors[] = {\n"
@@ -313,7 +384,10 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "template <class T, class B> T bits_to(B b) {\n"
      << "  T t;\n  if constexpr (sizeof(T) == 4) { uint32_t x = static_cast<uint32_t>(b); "
         "std::memcpy(&t, &x, 4); }\n"
-     << "  else { uint64_t x = b; std::memcpy(&t, &x, 8); }\n  return t;\n}\n\n"
+     << "  else { uint64_t x = b; std::memcpy(&t, &x, 8); }\n  return t;\n}\n"
+     << "template <class T> uint32_t bits_of(T t) {\n"
+     << "  uint32_t x;\n  static_assert(sizeof(T) == 4, \"a 32-bit value\");\n"
+     << "  std::memcpy(&x, &t, 4);\n  return x;\n}\n\n"
      << "namespace detail {\n"
      << "inline thread_local unsigned tl_lane = 0;\n"
      << "inline thread_local const Lane* tl_round = nullptr;\n"
@@ -369,7 +443,8 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
     os << "      case " << k << ": return static_cast<bool>(" << intrinsic_key(*used[k]) << ");\n";
   os << "    }\n    return false;\n  }\n\n"
      << "  // One lane's call; writes its result into `s`.\n"
-     << "  void call(unsigned o, const Lane& L, Shared& s, unsigned t) const {\n"
+     << "  void call(unsigned o, [[maybe_unused]] const Vector& v, const Lane& L, Shared& s,\n"
+     << "            unsigned t) const {\n"
      << "    uint32_t dv = 0;\n    int pred = 0;\n"
      << "    switch (o) {\n";
   for (std::size_t k = 0; k < used.size(); ++k) {
@@ -393,10 +468,10 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "    s->present.assign(R.threads, 0);\n"
      << "    std::vector<std::thread> ts;\n"
      << "    for (unsigned t = 0; t < R.threads; ++t)\n"
-     << "      ts.emplace_back([this, s, lanes, t, n = R.threads, o = v.overload] {\n"
+     << "      ts.emplace_back([this, s, lanes, t, n = R.threads, &v] {\n"
      << "        detail::tl_lane = t;\n        detail::tl_round = lanes;\n"
      << "        detail::tl_threads = n;\n"
-     << "        if (lanes[t].status == 0) call(o, lanes[t], *s, t);\n"
+     << "        if (lanes[t].status == 0) call(v.overload, v, lanes[t], *s, t);\n"
      << "        std::lock_guard<std::mutex> g(s->m);\n"
      << "        ++s->done;\n        s->cv.notify_all();\n"
      << "      });\n"

@@ -7,6 +7,7 @@
 //   float_by_value       __match_*_sync on float/double compares values (+0.0 == -0.0, NaN != NaN)
 //   all_exited_false     __all_sync counts the exited lanes of its mask as voting false
 //   count_low_byte       __syncthreads_count counts a predicate only when its low byte is set
+//   xor_width_ignored    __shfl_xor_sync ignores width: the partner may be in a later group
 #include WARPSPEC_INTRINSIC_DRIVER
 
 #include <bit>
@@ -129,6 +130,46 @@ T reduce(unsigned mask, T v, F op) {
   return acc;
 }
 
+// The shuffles, as the CUDA guide describes them: the warp is split into groups of `width`
+// lanes; __shfl_sync reads lane srcLane modulo width of the caller's group, __shfl_up_sync and
+// __shfl_down_sync the lane delta below or above when it is in the group (else the caller's own
+// value), __shfl_xor_sync the lane xor laneMask unless that lies in a later group. Like the
+// instruction they lower to, they read the lane argument's low five bits.
+enum class Shfl { Idx, Up, Down, Xor };
+
+template <class T>
+T shuffle(Shfl kind, unsigned mask, T v, unsigned b, int width) {
+  const unsigned lane = ws::lane(), w = static_cast<unsigned>(width), first = lane & ~(w - 1);
+  b &= 31u;
+  meeting.meet(bits_of(v), members(mask));
+  unsigned src = lane;
+  switch (kind) {
+    case Shfl::Idx:
+      src = first + (b & (w - 1));
+      break;
+    case Shfl::Up:
+      src = lane - first >= b ? lane - b : lane;
+      break;
+    case Shfl::Down:
+      src = lane - first + b < w ? lane + b : lane;
+      break;
+    case Shfl::Xor:
+      src = lane ^ b;
+      if (bug != "xor_width_ignored" && src >= first + w) src = lane;
+      break;
+  }
+  return ws::bits_to<T>(meeting.value[src]);
+}
+
+template <class T>
+void set_shuffles(ws::Runner& r, auto ws::Runner::*idx, auto ws::Runner::*up,
+                  auto ws::Runner::*down, auto ws::Runner::*x) {
+  r.*idx = [](unsigned m, T v, int b, int w) { return shuffle(Shfl::Idx, m, v, b, w); };
+  r.*up = [](unsigned m, T v, unsigned b, int w) { return shuffle(Shfl::Up, m, v, b, w); };
+  r.*down = [](unsigned m, T v, unsigned b, int w) { return shuffle(Shfl::Down, m, v, b, w); };
+  r.*x = [](unsigned m, T v, int b, int w) { return shuffle(Shfl::Xor, m, v, b, w); };
+}
+
 // The __syncthreads family: `f(count of true predicates, arriving threads)`.
 template <class F>
 int barrier(int p, F f) {
@@ -221,5 +262,11 @@ int main(int argc, char** argv) {
       if (ws::executes(j) && ws::site(j) == ws::site(ws::lane())) d |= 1u << j;
     return d;
   };
+  set_shuffles<int>(r, &ws::Runner::shfl_int, &ws::Runner::shfl_up_int, &ws::Runner::shfl_down_int,
+                    &ws::Runner::shfl_xor_int);
+  set_shuffles<unsigned>(r, &ws::Runner::shfl_unsigned, &ws::Runner::shfl_up_unsigned,
+                         &ws::Runner::shfl_down_unsigned, &ws::Runner::shfl_xor_unsigned);
+  set_shuffles<float>(r, &ws::Runner::shfl_float, &ws::Runner::shfl_up_float,
+                      &ws::Runner::shfl_down_float, &ws::Runner::shfl_xor_float);
   return r.run(std::cout) == 0 ? 0 : 3;
 }
