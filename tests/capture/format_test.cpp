@@ -217,6 +217,9 @@ TEST(CaptureFormat, RoundTripAgreesWithTheModel) {
     EXPECT_EQ(t.mismatched, 0u);
     EXPECT_GT(t.agreed, 0u);
     EXPECT_GT(t.undefined, 0u);  // the probes
+    EXPECT_GT(t.d_open, 0u);     // shuffles reading a lane that does not take part
+    for (const auto& [key, ob] : rp.open_d())
+      EXPECT_EQ(ob.matched[static_cast<int>(OpenValue::Source)], ob.lanes) << key;
     for (const auto& [_, ob] : rp.observations()) {
       EXPECT_TRUE(ob.tag.starts_with("probe/")) << ob.tag;
       // The model stood in for the GPU, so its own formula reproduces every undefined lane.
@@ -240,6 +243,76 @@ TEST(CaptureFormat, AMismatchIsReportedWithItsLaneTable) {
   const std::string table = lane_table(rp.mismatches()[0], false);
   EXPECT_NE(table.find("MISMATCH"), std::string::npos);
   EXPECT_NE(table.find("redux.add"), std::string::npos);
+}
+
+/// shfl.sync.idx on lanes 0-15 (mask 0x0000ffff; lanes 16-31 inactive): each lane reads the next
+/// one within its group, except lane 0, which reads lane 20. The model's answers filled in.
+WarpRecord hand_made_shuffle() {
+  WarpRecord r;
+  const Variant& v = variant_info(VariantId::ShflIdx);
+  r.form = v.form;
+  r.instr = v.text;
+  r.has_d = r.has_p = true;
+  r.tag = "hand-made";
+  for (unsigned i = 0; i < 32; ++i) {
+    r.status[i] = i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
+    r.mask[i] = i < 16 ? 0x0000ffffu : 0;
+    r.a[i] = 0xa000u + i;
+    r.b[i] = (i + 1) % 16;
+    r.c[i] = 0x1f;
+  }
+  r.b[0] = 20;
+  simulate(r);
+  return r;
+}
+
+TEST(CaptureFormat, AShuffleMismatchOnADefinedLaneIsReported) {
+  WarpRecord r = hand_made_shuffle();
+  const Record back = parse_record(to_line(r), "mem", 1);
+  EXPECT_EQ(to_line(back), to_line(r));
+  EXPECT_EQ(std::get<WarpRecord>(back).b, r.b);
+  r.d[3] ^= 0x100;
+  Replayer rp;
+  rp.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(rp.total().mismatched, 1u);
+  EXPECT_EQ(rp.total().d_open, 1u);
+  ASSERT_EQ(rp.mismatches().size(), 1u);
+  const std::string table = lane_table(rp.mismatches()[0], true);
+  EXPECT_NE(table.find("MISMATCH"), std::string::npos) << table;
+  EXPECT_NE(table.find("p only"), std::string::npos) << table;
+}
+
+TEST(CaptureFormat, AShuffleDifferingOnlyWhereDIsOpenIsAnObservation) {
+  WarpRecord r = hand_made_shuffle();
+  r.d[0] = 0x12345678;  // not lane 20's a, nor anyone's: the spec leaves it open
+  Replayer rp;
+  rp.add_record(r, test_header("main"), "mem", 2);
+  const Tally t = rp.total();
+  EXPECT_EQ(t.mismatched, 0u);
+  EXPECT_EQ(t.d_open, 1u);
+  EXPECT_EQ(t.lanes, 16u);  // lane 0's p is still compared
+  EXPECT_EQ(t.undefined, 0u);
+  EXPECT_TRUE(rp.observations().empty());
+  ASSERT_EQ(rp.open_d().size(), 1u);
+  const OpenObservation& ob = rp.open_d().begin()->second;
+  EXPECT_EQ(ob.form, "shfl.sync.idx.b32");
+  EXPECT_EQ(ob.source, OpenSource::Inactive);
+  EXPECT_EQ(ob.lanes, 1u);
+  EXPECT_EQ(ob.none, 1u);
+  ASSERT_EQ(ob.examples.size(), 1u);
+  EXPECT_TRUE(ob.none_examples.empty());  // the one state is an example already
+  EXPECT_NE(lane_table(ob.examples[0], true).find("?"), std::string::npos);
+  EXPECT_NE(observations_json(rp).find("\"source\": \"inactive\""), std::string::npos);
+
+  // Lane 0 returning its own value is read as such; a wrong p there is still a mismatch.
+  r.d[0] = 0xa000;
+  Replayer own;
+  own.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(own.open_d().begin()->second.only[static_cast<int>(OpenValue::Own)], 1u);
+  r.p[0] = !r.p[0];
+  Replayer wrong_p;
+  wrong_p.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(wrong_p.total().mismatched, 1u);
 }
 
 TEST(CaptureFormat, ATrapIsAnObservationOnlyWhereSomeLaneHasUb) {
