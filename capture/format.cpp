@@ -1,9 +1,11 @@
 #include "capture/format.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "capture/shuffle_intrinsics.hpp"
 #include "json/read.hpp"
 
 namespace warpspec::capture {
@@ -40,11 +42,15 @@ enum Member {
   kFault,
   kWrites,  // warp records
   kThreads,
-  kPred  // block records (with exited and d)
+  kPred,  // block records (with exited and d)
+  kB,
+  kC,
+  kWidth  // shuffle records
 };
-constexpr json::Names<19> kRecordNames{
-    "form", "via",  "instr", "call", "ctype",  "negate", "tag",    "executes", "exited", "mask",
-    "a",    "site", "d",     "p",    "active", "fault",  "writes", "threads",  "pred"};
+constexpr json::Names<22> kRecordNames{"form", "via",      "instr",  "call",  "ctype",  "negate",
+                                       "tag",  "executes", "exited", "mask",  "a",      "site",
+                                       "d",    "p",        "active", "fault", "writes", "threads",
+                                       "pred", "b",        "c",      "width"};
 
 constexpr uint32_t bit(int k) {
   return uint32_t{1} << k;
@@ -134,7 +140,7 @@ struct Fields {
   json::Object& root;
   spec::FormId form;
   uint32_t seen = 0;
-  std::array<const char*, 19> at{};  // where each member's value starts
+  std::array<const char*, kRecordNames.size()> at{};  // where each member's value starts
   std::string_view via, instr, call, ctype, tag;
 
   [[noreturn]] void fail(int k, const std::string& msg) const {
@@ -198,6 +204,7 @@ struct Fields {
       bool found = false;
       for (const auto& i : spec::all_intrinsics())
         found = found || (i.name == r.call && i.form == r.form && i.value_type == r.ctype);
+      found = found || is_shuffle_intrinsic(r.call, r.ctype, r.form);
       if (!found)
         fail(kCall, "intrinsic " + r.call + "(" + std::string(ctype) + ") does not lower to " +
                         std::string(form));
@@ -215,6 +222,28 @@ std::vector<bool> lanes_of(uint32_t word) {
   std::vector<bool> who(kW);
   for (unsigned i = 0; i < kW; ++i) who[i] = (word >> i) & 1u;
   return who;
+}
+
+/// A shuffle's b and c, and an intrinsic's width, which must be what c was made from; no other
+/// form has them.
+void shuffle_operands(Fields& in, WarpRecord& r, const std::array<uint32_t, kW>& width) {
+  const std::string_view form = spec::form_info(r.form).name;
+  const bool bc = spec::has_operands_bc(r.form);
+  for (const int k : {kB, kC})
+    if (!bc && in.has(k))
+      in.fail(k, std::string(form) + " has no " + std::string(kRecordNames[k]) + " operand");
+  if (bc) in.need(bit(kB) | bit(kC));
+  const bool takes_width = bc && r.via == Via::Intrinsic;
+  if (!takes_width) {
+    if (in.has(kWidth)) in.fail(kWidth, "only a shuffle intrinsic takes a width");
+    return;
+  }
+  in.need(bit(kWidth));
+  for (unsigned i = 0; i < kW; ++i)
+    if (const uint32_t want = shuffle_c_of_width(r.form, width[i]); r.c[i] != want)
+      in.fail(kC, "lane " + std::to_string(i) + ": c is " + hex(r.c[i]) + ", but " + r.call +
+                      " passes " + hex(want) + " for width " + std::to_string(width[i]));
+  r.width = width;
 }
 
 WarpRecord parse_warp(Fields& in) {
@@ -240,7 +269,7 @@ WarpRecord parse_warp(Fields& in) {
   // Predicate sources are compared with 0 over the whole register the harness passed (64 bits).
   const int abits =
       f.a_type == spec::OperandType::B64 || f.a_type == spec::OperandType::Pred ? 64 : 32;
-  std::array<uint32_t, kW> active{};
+  std::array<uint32_t, kW> active{}, width{};
   in.seen = root.members(kRecordNames, [&](int k, json::Value& m) {
     if (in.common(k, m, r.negate)) return;
     if (k >= 0) in.at[k] = m.at();
@@ -256,6 +285,19 @@ WarpRecord parse_warp(Fields& in) {
         break;
       case kSite:
         per_lane(m, kW, r.site.data(), w32);
+        break;
+      case kB:
+        per_lane(m, kW, r.b.data(), w32);
+        break;
+      case kC:
+        per_lane(m, kW, r.c.data(), w32);
+        break;
+      case kWidth:
+        per_lane(m, kW, width.data(), [](json::Value& v) {
+          const auto x = v.kind() == json::Kind::Number ? v.as_uint() : std::nullopt;
+          if (!x || *x < 1 || *x > kW) v.expected("a width from 1 to 32");
+          return *x;
+        });
         break;
       case kD:
         results(m, who, r.d.data(), w32);
@@ -282,6 +324,7 @@ WarpRecord parse_warp(Fields& in) {
   });
   in.finish(r);
   in.need(bit(kMask) | bit(kA));
+  shuffle_operands(in, r, width);
   if (in.has(kFault)) {
     // A failed launch observed nothing: only what the instruction would have written.
     for (const int k : {kD, kP, kActive})
@@ -421,6 +464,20 @@ Json warp_json(const WarpRecord& r) {
     Json s = Json::array();
     for (auto x : r.site) s.push_back(x);
     o["site"] = s;
+  }
+  if (spec::has_operands_bc(r.form)) {
+    o["b"] = lane_words(r.b);
+    o["c"] = lane_words(r.c);
+  }
+  if (r.width) {
+    const auto& w = *r.width;
+    if (std::all_of(w.begin(), w.end(), [&](uint32_t x) { return x == w[0]; })) {
+      o["width"] = w[0];
+    } else {
+      Json a = Json::array();
+      for (auto x : w) a.push_back(x);
+      o["width"] = a;
+    }
   }
   if (!r.fault.empty()) {
     o["fault"] = r.fault;
@@ -593,6 +650,8 @@ model::Warp warp_of(const WarpRecord& r) {
     w.mask[i] = r.mask[i];
     w.a[i] = r.a[i];
     w.site[i] = r.site[i];
+    w.b[i] = r.b[i];
+    w.c[i] = r.c[i];
   }
   return w;
 }

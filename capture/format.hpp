@@ -55,6 +55,11 @@ struct WarpRecord {
   std::array<uint32_t, spec::kWarpSize> mask{};
   std::array<uint64_t, spec::kWarpSize> a{};
   std::array<uint32_t, spec::kWarpSize> site{};
+  std::array<uint32_t, spec::kWarpSize> b{};  ///< shuffles: b per lane (source lane or offset)
+  std::array<uint32_t, spec::kWarpSize> c{};  ///< shuffles: c per lane as the instruction got it
+                                              ///< (an intrinsic's width already turned into c)
+  std::optional<std::array<uint32_t, spec::kWarpSize>> width;  ///< shuffle intrinsics: the width
+                                                               ///< each lane passed
   bool has_d = false;  ///< the instruction writes d (every form but `_|p` match.all)
   bool has_p = false;  ///< the instruction writes p (match.all `d|p`)
   std::string fault;   ///< non-empty when the launch running this one state failed

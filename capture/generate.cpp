@@ -4,6 +4,8 @@
 #include <bit>
 #include <random>
 
+#include "capture/shuffle_intrinsics.hpp"
+
 namespace warpspec::capture {
 
 namespace {
@@ -169,6 +171,205 @@ std::string fill_values(Rng& g, ValueKind k, std::array<uint64_t, kW>& a) {
   }
 }
 
+// ---------------------------------------------------------------- shuffle operands
+
+/// A shuffle's values: lane-distinct most of the time, so that d shows which lane was read.
+std::string fill_shuffle_values(Rng& g, std::array<uint64_t, kW>& a) {
+  switch (g.below(8)) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+      // The lane number in the low five bits, random bits above: distinct, and never 0.
+      for (unsigned i = 0; i < kW; ++i) a[i] = (g.u32() & ~0x1fu) | i;
+      if (a[0] == 0) a[0] = 0x20;
+      return "distinct";
+    case 4:
+      for (unsigned i = 0; i < kW; ++i) a[i] = i;
+      return "lane-ids";
+    case 5: {
+      // Float bit patterns (NaN payloads, -0.0, denormals) that a copy must keep as they are.
+      const unsigned k = g.below(std::size(kCornerF32));
+      for (unsigned i = 0; i < kW; ++i) a[i] = kCornerF32[(i + k) % std::size(kCornerF32)];
+      return "float-bits";
+    }
+    case 6:
+      for (auto& x : a) x = g.u32();
+      return "random";
+    default:
+      return fill_values(g, ValueKind::B32, a);  // equal, few, corners, small...
+  }
+}
+
+/// A width for an intrinsic: a power of two, the tile's width (when the lanes form tiles) more
+/// often than the others.
+uint32_t one_width(Rng& g, unsigned tile) {
+  return tile && g.chance(50) ? tile : 1u << g.below(6);
+}
+
+/// A shuffle's b: within 0..31, past 31 (only the low five bits count), or a large word.
+uint32_t one_b(Rng& g, std::string& kind) {
+  constexpr uint32_t kLarge[] = {0xffffffffu, 0x80000000u, 0x7fffffffu, 0xffffffe0u,
+                                 0xffffffe1u, 0x00000100u, 0x0001001fu};
+  switch (g.below(7)) {
+    case 0:
+    case 1:
+    case 2:
+      kind = "small";
+      return g.below(32);
+    case 3:
+      kind = "wide";
+      return 32 + g.below(32);
+    case 4:
+      kind = "large";
+      return g.pick(kLarge);
+    case 5:
+      kind = "large";
+      return g.u32();
+    default:
+      kind = "small";
+      return g.pick({0u, 1u, 2u, 16u, 31u});
+  }
+}
+
+/// A shift within a segment of `width` lanes: the offsets reductions and scans use (1, 2, 4, ...)
+/// or any below the width; the shuffle then mostly stays in range.
+uint32_t near_b(Rng& g, uint32_t width) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(width));
+  if (k == 0) return 0;
+  return g.chance(50) ? 1u << g.below(k) : g.below(width);
+}
+
+/// A shuffle's c: a width's segment mask with the intrinsics' clamp or another one, an odd
+/// segment mask, a clamp alone, or bits set outside the ten that count. `width` receives the
+/// segment's width where c has a width's segment mask, else 32.
+uint32_t one_c(Rng& g, spec::FormId form, unsigned tile, std::string& kind, uint32_t& width) {
+  width = one_width(g, tile);
+  const uint32_t lowered = shuffle_c_of_width(form, width);
+  switch (g.below(20)) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+      kind = "width";
+      return lowered;
+    case 8:
+    case 9:
+    case 10:
+      kind = "width-clamp";
+      return (lowered & ~0x1fu) | g.below(32);
+    case 11:
+    case 12:
+    case 13:
+      kind = "odd";  // any five-bit segment mask, e.g. 0b10101
+      width = 32;
+      return (g.below(32) << 8) | g.below(32);
+    case 14:
+    case 15:
+      kind = "clamp";
+      width = 32;
+      return g.below(32);
+    case 16:
+    case 17:
+      kind = "junk";
+      return lowered | (g.u32() & ~0x1f1fu);
+    default:
+      kind = "random";
+      width = 32;
+      return g.u32();
+  }
+}
+
+/// Draws b and c (and, for an intrinsic, the width each lane passes) for a shuffle state, the
+/// same on every lane or lane by lane; returns the tag's part, e.g. "/b-wide/c-odd". c comes
+/// first: where it gives segments of a width, some b are drawn as shifts within them.
+std::string draw_shuffle_operands(Rng& g, const Variant& v, WarpRecord& r, unsigned tile) {
+  std::string b_tag, c_tag, kind;
+  uint32_t width = 32;
+  const bool c_per_lane = g.chance(25);
+  if (v.via == Via::Intrinsic) {
+    r.width.emplace();
+    auto& w = *r.width;
+    if (c_per_lane)
+      for (auto& x : w) x = one_width(g, tile);
+    else
+      w.fill(one_width(g, tile));
+    for (unsigned i = 0; i < kW; ++i) r.c[i] = shuffle_c_of_width(v.form, w[i]);
+    width = c_per_lane ? 32 : w[0];
+    c_tag = c_per_lane ? "w-lanes" : "w" + std::to_string(w[0]);
+  } else if (c_per_lane) {
+    uint32_t ignored = 0;
+    for (auto& x : r.c) x = one_c(g, v.form, tile, kind, ignored);
+    c_tag = "c-lanes";
+  } else {
+    r.c.fill(one_c(g, v.form, tile, kind, width));
+    c_tag = "c-" + kind;
+  }
+  switch (g.below(10)) {
+    case 0:
+    case 1:
+    case 2:
+      r.b.fill(one_b(g, kind));
+      b_tag = kind;
+      break;
+    case 3:
+    case 4:
+    case 5:
+      r.b.fill(near_b(g, width));
+      b_tag = "near";
+      break;
+    case 6:
+    case 7:
+      for (auto& x : r.b) x = one_b(g, kind);
+      b_tag = "lanes";
+      break;
+    case 8:
+      for (auto& x : r.b) x = near_b(g, width);
+      b_tag = "lanes-near";
+      break;
+    default: {
+      // A permutation of the lanes (for .idx: every lane reads another one), maybe past 31.
+      const uint32_t mul = 1 + 2 * g.below(16), add = g.below(64);
+      for (unsigned i = 0; i < kW; ++i) r.b[i] = (i * mul + add) & 63;
+      b_tag = "perm";
+      break;
+    }
+  }
+  return "/b-" + b_tag + "/" + c_tag;
+}
+
+/// Shuffles: takes one to three executing lanes out of the instruction, now and then, so that
+/// their neighbours read a lane that does not take part: an exited lane (it may stay named in its
+/// group's mask) or an inactive one (no longer named). Returns "+holes", or "" when none.
+std::string punch_holes(Rng& g, WarpRecord& r, std::vector<uint32_t>& groups, uint32_t& exited) {
+  uint32_t exec = 0;
+  for (auto grp : groups) exec |= grp;
+  if (!g.chance(40) || std::popcount(exec) < 2) return "";
+  for (unsigned k = 0, n = 1 + g.below(3); k < n && std::popcount(exec) > 1; ++k) {
+    const unsigned x = g.lane_in(exec);
+    const uint32_t bit = 1u << x;
+    exec &= ~bit;
+    for (auto& grp : groups) {
+      if (!(grp & bit)) continue;
+      grp &= ~bit;
+      if (g.chance(50)) {
+        r.status[x] = LaneStatus::Exited;
+        exited |= bit;
+      } else {
+        r.status[x] = LaneStatus::Inactive;
+        for (unsigned i = 0; i < kW; ++i)
+          if ((grp >> i) & 1u) r.mask[i] &= ~bit;
+      }
+    }
+  }
+  std::erase(groups, 0u);
+  return "+holes";
+}
+
 // ---------------------------------------------------------------- lanes and masks
 
 /// Which lanes have exited before the instruction.
@@ -310,10 +511,14 @@ WarpRecord main_state(Rng& g, const Variant& v, bool two_site) {
     for (unsigned i = 0; i < kW; ++i)
       if ((groups[k] >> i) & 1u) r.status[i] = LaneStatus::Executes, r.mask[i] = m;
   }
+  // The shuffles draw what only they need after everything the other forms draw, so that a seed
+  // gives those forms the states it always gave them.
+  const bool shuffle = spec::has_operands_bc(v.form);
+  const std::string holes = shuffle ? punch_holes(g, r, groups, exited) : "";
   // Lanes that do not execute pass a mask too (the harness ignores it); a random one shows that.
   for (unsigned i = 0; i < kW; ++i)
     if (r.status[i] != LaneStatus::Executes) r.mask[i] = g.chance(50) ? 0 : g.u32();
-  std::string tag = pattern;
+  std::string tag = pattern + holes;
   if (exited) tag += "+exited";
   // Two-branch arrival: lanes of one mask reach the instruction from two different branches.
   if (two_site) {
@@ -332,8 +537,12 @@ WarpRecord main_state(Rng& g, const Variant& v, bool two_site) {
     if (!split) return main_state(g, v, two_site);  // needs a group of two or more lanes
     tag += "+two-site";
   }
-  const std::string style = fill_values(g, v.values, r.a);
+  const std::string style = shuffle ? fill_shuffle_values(g, r.a) : fill_values(g, v.values, r.a);
   if (!style.empty()) tag += "/" + style;
+  if (shuffle) {
+    const bool tiled = pattern.starts_with("tiles") && !tiles.empty();
+    tag += draw_shuffle_operands(g, v, r, tiled ? std::popcount(tiles[0]) : 0);
+  }
   r.tag = tag;
   return r;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "model/render.hpp"
+#include "spec/shfl.hpp"
 
 namespace warpspec::capture {
 
@@ -36,6 +37,7 @@ Tally& Tally::operator+=(const Tally& o) {
   undefined += o.undefined;
   unavailable += o.unavailable;
   beside_ub += o.beside_ub;
+  d_open += o.d_open;
   return *this;
 }
 
@@ -71,6 +73,36 @@ std::string_view reading_text(Reading r) {
     case Reading::Zero:
       return "d = 0 (and p false)";
     case Reading::Count_:
+      break;
+  }
+  return "?";
+}
+
+std::string_view open_source_name(OpenSource s) {
+  switch (s) {
+    case OpenSource::Inactive:
+      return "inactive";
+    case OpenSource::Exited:
+      return "exited";
+    case OpenSource::OutsideMask:
+      return "outside-mask";
+    case OpenSource::Count_:
+      break;
+  }
+  return "?";
+}
+
+std::string_view open_value_name(OpenValue v) {
+  switch (v) {
+    case OpenValue::Own:
+      return "own";
+    case OpenValue::Source:
+      return "source";
+    case OpenValue::OtherLane:
+      return "other-lane";
+    case OpenValue::Zero:
+      return "zero";
+    case OpenValue::Count_:
       break;
   }
   return "?";
@@ -126,7 +158,8 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   StateReport rep{file,  line, form, invocation(r),           r.tag, r.fault,
                   false, {},   0,    semantic_clauses(r.form)};
   std::vector<spec::ClauseId> ub_seen;
-  std::vector<unsigned> undefined_lanes;
+  std::vector<unsigned> undefined_lanes, open_lanes;
+  const bool bc = spec::has_operands_bc(r.form);
   // A trapped launch returned nothing. That is within the spec only when some lane of the state
   // has UB: then every executing lane is an observation; otherwise each is a mismatch.
   const bool faulted = !r.fault.empty();
@@ -139,6 +172,7 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
     row.mask = r.mask[i];
     row.a = r.a[i];
     row.site = r.site[i];
+    if (bc) row.b = r.b[i], row.c = r.c[i];
     for (const auto& f : res.ub)
       if ((f.lanes >> i) & 1u) {
         row.ub.push_back(f.clause);
@@ -164,7 +198,17 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
       if (r.has_d) row.obs_d = r.d[i], row.model_d = res.outcome.d[i];
       if (r.has_p) row.obs_p = r.p[i], row.model_p = res.outcome.p[i];
       row.defined = res.defined(i);
-      if (row.defined) {
+      row.d_open = row.defined && !res.d_defined(i);
+      if (row.d_open) {
+        // The spec pins p alone: d is an observation.
+        ++tally.d_open;
+        open_lanes.push_back(i);
+        if (r.has_p) {
+          row.mismatch = row.obs_p != row.model_p;
+          ++tally.lanes;
+          ++(row.mismatch ? tally.mismatched : tally.agreed);
+        }
+      } else if (row.defined) {
         row.mismatch = row.obs_d != row.model_d || row.obs_p != row.model_p;
         ++tally.lanes;
         ++(row.mismatch ? tally.mismatched : tally.agreed);
@@ -181,6 +225,7 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   per_tag_[r.tag.empty() ? "-" : r.tag] += tally;
   if ((rep.mismatches || tally.unavailable) && mismatch_reports_.size() < opt_.max_mismatch_reports)
     mismatch_reports_.push_back(rep);
+  if (!open_lanes.empty()) add_open(r, rep, open_lanes);
   if (undefined_lanes.empty() && lost == 0) return;
 
   // Undefined lanes: record which readings of the spec reproduce what the hardware returned.
@@ -250,6 +295,45 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   }
 }
 
+void Replayer::add_open(const WarpRecord& r, const StateReport& rep,
+                        const std::vector<unsigned>& lanes) {
+  const auto& f = spec::form_info(r.form);
+  constexpr int kSources = static_cast<int>(OpenSource::Count_);
+  std::array<bool, kSources> counted{}, kept{}, kept_none{};
+  for (unsigned i : lanes) {
+    const unsigned j = spec::shfl_source(model::Concrete{}, f.mode, i, r.b[i], r.c[i]).lane;
+    const OpenSource why = r.status[j] == model::LaneStatus::Exited     ? OpenSource::Exited
+                           : r.status[j] == model::LaneStatus::Inactive ? OpenSource::Inactive
+                                                                        : OpenSource::OutsideMask;
+    const int w = static_cast<int>(why);
+    OpenObservation& ob = open_d_[std::string(f.name) + "|" + std::string(open_source_name(why))];
+    if (ob.form.empty()) ob.form = f.name, ob.source = why;
+    if (!counted[w]) ++ob.states, counted[w] = true;
+    ++ob.lanes;
+    if (!r.has_d) continue;
+    const uint32_t d = r.d[i];
+    auto a = [&](unsigned k) { return static_cast<uint32_t>(r.a[k]); };
+    bool third = false;
+    for (unsigned k = 0; k < kW; ++k) third = third || (k != i && k != j && a(k) == d);
+    const std::array<bool, static_cast<int>(OpenValue::Count_)> is{d == a(i), d == a(j), third,
+                                                                   d == 0};
+    const auto n = std::count(is.begin(), is.end(), true);
+    for (std::size_t k = 0; k < is.size(); ++k) {
+      ob.matched[k] += is[k];
+      ob.only[k] += is[k] && n == 1;
+    }
+    ob.none += n == 0;
+    // Lane tables: the first states, and the first others whose d is none of the values above.
+    auto keep = [&](std::vector<StateReport>& into, bool& done) {
+      if (done || into.size() >= opt_.max_examples) return false;
+      into.push_back(rep);
+      into.back().clauses.push_back(spec::ClauseId::ShflSourceUndefined);
+      return done = true;
+    };
+    if (!keep(ob.examples, kept[w]) && n == 0 && !kept[w]) keep(ob.none_examples, kept_none[w]);
+  }
+}
+
 void Replayer::add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v,
                        const std::string& file, std::size_t line) {
   const auto res = cta_(instr_of(r), cta_of(r), t, v);
@@ -296,14 +380,16 @@ std::vector<spec::FormId> unconfirmed_forms(const Replayer& r) {
 }
 
 namespace {
-nlohmann::json tally_json(const Tally& t) {
-  return {{"states", t.states},
-          {"lanes_compared", t.lanes},
-          {"agreed", t.agreed},
-          {"mismatched", t.mismatched},
-          {"mismatched_beside_ub", t.beside_ub},
-          {"undefined_observed", t.undefined},
-          {"unavailable", t.unavailable}};
+nlohmann::json tally_json(const Tally& t, spec::FormId form) {
+  nlohmann::json o{{"states", t.states},
+                   {"lanes_compared", t.lanes},
+                   {"agreed", t.agreed},
+                   {"mismatched", t.mismatched},
+                   {"mismatched_beside_ub", t.beside_ub},
+                   {"undefined_observed", t.undefined},
+                   {"unavailable", t.unavailable}};
+  if (spec::has_loose_d(form)) o["d_open_observed"] = t.d_open;
+  return o;
 }
 
 nlohmann::json lane_json(const LaneRow& l) {
@@ -317,16 +403,33 @@ nlohmann::json lane_json(const LaneRow& l) {
                    {"mask", hex(l.mask)},
                    {"a", hex(l.a)},
                    {"site", l.site}};
+  if (l.b) o["b"] = hex(*l.b);
+  if (l.c) o["c"] = hex(*l.c);
   if (l.obs_d) o["d"] = hex(*l.obs_d);
   if (l.model_d) o["model_d"] = hex(*l.model_d);
   if (l.obs_p) o["p"] = *l.obs_p;
   if (l.model_p) o["model_p"] = *l.model_p;
   if (l.status == model::LaneStatus::Executes) o["defined"] = l.defined;
+  if (l.d_open) o["d_defined"] = false;
   if (!l.ub.empty()) {
     auto& ub = o["ub"] = nlohmann::json::array();
     for (auto c : l.ub) ub.push_back(spec::clause_info(c).key);
   }
   return o;
+}
+nlohmann::json examples_json(const std::vector<StateReport>& reports) {
+  auto ex = nlohmann::json::array();
+  for (const auto& rep : reports) {
+    nlohmann::json e{{"file", std::filesystem::path(rep.file).parent_path().filename().string() +
+                                  "/" + std::filesystem::path(rep.file).filename().string()},
+                     {"line", rep.line},
+                     {"invocation", rep.invocation}};
+    auto& lanes = e["lanes"] = nlohmann::json::array();
+    for (const auto& l : rep.lanes)
+      if (l.status == model::LaneStatus::Executes) lanes.push_back(lane_json(l));
+    ex.push_back(e);
+  }
+  return ex;
 }
 }  // namespace
 
@@ -335,7 +438,7 @@ std::string observations_json(const Replayer& r) {
   auto& forms = doc["forms"] = nlohmann::json::object();
   for (const auto& f : spec::kForms)
     if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
-      forms[std::string(f.name)] = tally_json(it->second);
+      forms[std::string(f.name)] = tally_json(it->second, f.id);
   auto& obs = doc["undefined_observed"] = nlohmann::json::array();
   for (const auto& [_, ob] : r.observations()) {
     nlohmann::json o{{"form", ob.form},
@@ -358,18 +461,25 @@ std::string observations_json(const Replayer& r) {
       if (returned && ob.faulted_states == 0 && ob.reproduced[k] == ob.lanes)
         all.push_back(reading_name(Reading(k)));
     }
-    auto& ex = o["examples"] = nlohmann::json::array();
-    for (const auto& rep : ob.examples) {
-      nlohmann::json e{{"file", std::filesystem::path(rep.file).parent_path().filename().string() +
-                                    "/" + std::filesystem::path(rep.file).filename().string()},
-                       {"line", rep.line},
-                       {"invocation", rep.invocation}};
-      auto& lanes = e["lanes"] = nlohmann::json::array();
-      for (const auto& l : rep.lanes)
-        if (l.status == model::LaneStatus::Executes) lanes.push_back(lane_json(l));
-      ex.push_back(e);
-    }
+    o["examples"] = examples_json(ob.examples);
     obs.push_back(o);
+  }
+  auto& open = doc["d_open_observed"] = nlohmann::json::array();
+  for (const auto& [_, ob] : r.open_d()) {
+    nlohmann::json o{{"form", ob.form},
+                     {"source", open_source_name(ob.source)},
+                     {"states", ob.states},
+                     {"lanes", ob.lanes},
+                     {"none", ob.none}};
+    auto& matched = o["matched"] = nlohmann::json::object();
+    auto& only = o["only"] = nlohmann::json::object();
+    for (int k = 0; k < static_cast<int>(OpenValue::Count_); ++k) {
+      matched[std::string(open_value_name(OpenValue(k)))] = ob.matched[k];
+      only[std::string(open_value_name(OpenValue(k)))] = ob.only[k];
+    }
+    o["examples"] = examples_json(ob.examples);
+    o["none_examples"] = examples_json(ob.none_examples);
+    open.push_back(o);
   }
   auto& nc = doc["not_confirmed"] = nlohmann::json::array();
   for (auto f : unconfirmed_forms(r)) nc.push_back(spec::form_info(f).name);
@@ -389,7 +499,13 @@ std::string lane_table(const StateReport& s, bool executing_only) {
   // Values as eval writes them, through the model's formatters and its one table renderer.
   const auto form = spec::find_form(s.form);
   const auto d_type = form ? spec::form_info(*form).d_type : spec::ResultType::B32;
-  const bool has_p = !form || spec::form_info(*form).optional_p;
+  // p shows where the form has one and the record or the model gives it (not for an intrinsic
+  // that returns d alone).
+  bool has_p = !form || spec::form_info(*form).optional_p;
+  if (form && spec::has_operands_bc(*form))
+    has_p = std::any_of(s.lanes.begin(), s.lanes.end(), [](const LaneRow& l) {
+      return l.obs_p.has_value() || l.model_p.has_value();
+    });
   const auto syn = form ? model::form_syntax(*form) : spec::ValueSyntax{};
   const bool has_a = s.cta || !syn.none;
   bool sites = false;
@@ -398,6 +514,8 @@ std::string lane_table(const StateReport& s, bool executing_only) {
   if (!s.cta) head.push_back("mask");
   if (has_a) head.push_back(s.cta ? "pred" : "a");
   if (sites) head.push_back("site");
+  const bool bc = form && spec::has_operands_bc(*form);
+  if (bc) head.insert(head.end(), {"b", "c"});
   if (d_type != spec::ResultType::None) head.insert(head.end(), {"observed d", "model d"});
   if (has_p) head.insert(head.end(), {"observed p", "model p"});
   head.insert(head.end(), {"defined", ""});
@@ -416,9 +534,14 @@ std::string lane_table(const StateReport& s, bool executing_only) {
       row.push_back(s.cta ? std::to_string(static_cast<int32_t>(l.a))
                           : model::format_operand(l.a, syn));
     if (sites) row.push_back(std::to_string(l.site));
-    if (d_type != spec::ResultType::None) row.insert(row.end(), {w(l.obs_d), w(l.model_d)});
+    if (bc)
+      row.insert(row.end(),
+                 {std::to_string(l.b.value_or(0)), model::format_hex(l.c.value_or(0), 32)});
+    // A d the spec leaves open shows as '?' in the model's column, as eval shows it.
+    if (d_type != spec::ResultType::None)
+      row.insert(row.end(), {w(l.obs_d), l.d_open ? std::string("?") : w(l.model_d)});
     if (has_p) row.insert(row.end(), {b(l.obs_p), b(l.model_p)});
-    row.push_back(exec ? (l.defined ? "yes" : "no") : "-");
+    row.push_back(!exec ? "-" : l.d_open ? "p only" : l.defined ? "yes" : "no");
     std::string note = l.mismatch ? "<-- MISMATCH" : "";
     for (auto c : l.ub) note += (note.empty() ? "" : " ") + std::string(spec::clause_info(c).key);
     row.push_back(note);

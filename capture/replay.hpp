@@ -2,6 +2,7 @@
 // Replays captured hardware behaviour against an evaluator (the model, or an implementation with
 // the same signature): every lane whose result the spec defines must agree exactly; lanes the
 // spec leaves undefined are not failures but observations of what the hardware did.
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -33,6 +34,9 @@ struct Tally {
   std::size_t unavailable = 0;  ///< records of a form the model says the target does not have
   std::size_t beside_ub = 0;    ///< of `mismatched`: lanes of a state where UB fires on another
                                 ///< lane (the model calls them defined; the hardware disagrees)
+  std::size_t d_open = 0;  ///< executing lanes without UB whose d the spec leaves open (a shuffle
+                           ///< reading a lane that does not take part): d observed only, p still
+                           ///< compared (and counted in `lanes`) where the record has it
   /// Adds another tally to this one.
   Tally& operator+=(const Tally& o);
 };
@@ -44,9 +48,11 @@ struct LaneRow {
   uint32_t mask = 0;
   uint64_t a = 0;
   uint32_t site = 0;
+  std::optional<uint32_t> b, c;  ///< shuffles' operands
   std::optional<uint32_t> obs_d, model_d;
   std::optional<bool> obs_p, model_p;
   bool defined = false;
+  bool d_open = false;  ///< defined, but the spec leaves d open: only p is compared
   bool mismatch = false;
   std::vector<spec::ClauseId> ub;  ///< UB clauses that fire on this lane
 };
@@ -97,6 +103,45 @@ struct Observation {
   std::vector<StateReport> examples;   ///< the first few states, as lane tables
 };
 
+/// Why a shuffle lane's d is left open: what the lane it reads was doing.
+enum class OpenSource : uint8_t {
+  Inactive,     ///< alive, elsewhere in the program
+  Exited,       ///< exited before the instruction
+  OutsideMask,  ///< executing it, but not named in the reader's membermask
+  Count_
+};
+/// Short name: "inactive", "exited", "outside-mask".
+std::string_view open_source_name(OpenSource s);
+
+/// A value such a lane might have received, checked against what the hardware returned.
+enum class OpenValue : uint8_t {
+  Own,        ///< the reader's own a
+  Source,     ///< the a the state gives the lane read (for a lane that does not execute it, the
+              ///< value its register was loaded with)
+  OtherLane,  ///< the a of some third lane of the state
+  Zero,       ///< 0
+  Count_
+};
+/// Short name: "own", "source", "other-lane", "zero".
+std::string_view open_value_name(OpenValue v);
+
+/// What the hardware returned in d on shuffle lanes whose d the spec leaves open, for one form
+/// and one reason.
+struct OpenObservation {
+  std::string form;
+  OpenSource source = OpenSource::Inactive;
+  std::size_t states = 0;  ///< states with such a lane
+  std::size_t lanes = 0;
+  std::array<std::size_t, static_cast<int>(OpenValue::Count_)> matched{};  ///< lanes whose d is
+                                                                           ///< that value (a lane
+                                                                           ///< counts for each)
+  std::array<std::size_t, static_cast<int>(OpenValue::Count_)> only{};  ///< lanes whose d is that
+                                                                        ///< value and no other
+  std::size_t none = 0;                    ///< lanes whose d is none of them
+  std::vector<StateReport> examples;       ///< the first states, as lane tables
+  std::vector<StateReport> none_examples;  ///< the first states with a lane of `none`
+};
+
 /// Replays capture files; collect per-form tallies, the first mismatches and the observations.
 class Replayer {
  public:
@@ -124,6 +169,8 @@ class Replayer {
   const std::vector<StateReport>& mismatches() const { return mismatch_reports_; }
   /// Undefined-lane observations keyed by "form|tag".
   const std::map<std::string, Observation>& observations() const { return observations_; }
+  /// What shuffles returned where the spec leaves d open, keyed by "form|source name".
+  const std::map<std::string, OpenObservation>& open_d() const { return open_d_; }
   /// Sum of all per-form tallies.
   Tally total() const;
   /// Devices and targets seen in the headers, e.g. "NVIDIA H100 80GB HBM3 (sm_90)".
@@ -134,12 +181,14 @@ class Replayer {
                 std::size_t line);
   void add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v, const std::string& file,
                std::size_t line);
+  void add_open(const WarpRecord& r, const StateReport& rep, const std::vector<unsigned>& lanes);
   WarpEvaluator warp_;
   CtaEvaluator cta_;
   Options opt_;
   std::map<std::string, Tally> per_form_, per_tag_;
   std::vector<StateReport> mismatch_reports_;
   std::map<std::string, Observation> observations_;
+  std::map<std::string, OpenObservation> open_d_;
   std::vector<std::string> devices_;
 };
 
@@ -147,8 +196,9 @@ class Replayer {
 std::vector<spec::FormId> unconfirmed_forms(const Replayer& r);
 
 /// The replay's findings as JSON ("warpspec-observed/1"): per-form tallies, what the hardware did
-/// on undefined lanes (with the readings that reproduce it and example lane tables), and the
-/// forms not confirmed on hardware. Meant for tools that explain a form's corners.
+/// on undefined lanes (with the readings that reproduce it and example lane tables) and where a
+/// shuffle's d is left open, and the forms not confirmed on hardware. Meant for tools that
+/// explain a form's corners.
 std::string observations_json(const Replayer& r);
 
 /// A state as a text table: lane, status, mask, a, site, observed d/p, model d/p, defined, the

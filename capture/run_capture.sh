@@ -2,16 +2,34 @@
 # Runs every capture and the throughput measurement on a machine with the GPU, each step under its
 # own time limit, so that a surprise (a hang, a trap) costs one step and never the others.
 #
-#   capture/run_capture.sh HARNESS OUTDIR [REFERENCE]
+#   capture/run_capture.sh [--only REGEX] [--no-bench] HARNESS OUTDIR [REFERENCE]
 #
 # OUTDIR receives: capture.tar.gz (the capture files, laid out as under tests/data/capture/),
 # bench.json (throughput), sass.txt.gz (the harness's machine code), log.txt. With REFERENCE
 # (e.g. tests/data/capture/sm_90), every new file's records are also compared with the file of
 # the same name there: the generator is deterministic, so a rerun must record the same lines.
+# --only runs the variants whose names match the extended regular expression (every step, the
+# throughput included, for those alone); --no-bench leaves the throughput out. Seeds depend on a
+# variant's place in the full list, never on the selection, so a selected run records the lines
+# a full one would.
 set -u
+only=
+bench=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --only) only=$2; shift 2 ;;
+    --no-bench) bench=0; shift ;;
+    *) break ;;
+  esac
+done
+if [ $# -lt 2 ]; then
+  echo "usage: $0 [--only REGEX] [--no-bench] HARNESS OUTDIR [REFERENCE]" >&2
+  exit 64
+fi
 harness=$1
 out=$2
 reference=${3:-}
+mkdir -p "$out"
 work=$(mktemp -d)
 data=$work/sm_90
 mkdir -p "$data"
@@ -36,16 +54,20 @@ step 30 info "$harness" info || { echo "harness cannot run here; stopping"; exit
 echo "== machine code"
 if command -v cuobjdump >/dev/null; then
   cuobjdump -sass "$harness" | gzip -9 > "$out/sass.txt.gz"
-  echo "sass: $(zcat "$out/sass.txt.gz" | grep -cE 'MATCH|VOTE|REDUX') match/vote/redux instructions"
+  echo "sass: $(zcat "$out/sass.txt.gz" | grep -cE 'MATCH|VOTE|REDUX|SHFL') match/vote/redux/shfl instructions"
 fi
 
 mapfile -t warp < <("$harness" list | awk '$1=="warp"{print $2}')
 mapfile -t cta < <("$harness" list | awk '$1=="cta"{print $2}')
 
+selected() {  # selected VARIANT: true when --only lets it run
+  [ -z "$only" ] || [[ $1 =~ $only ]]
+}
+
 counts() {  # main and two-site counts per variant
   case $1 in
     *-float|*-double) echo "600 200" ;;
-    vote.*) echo "1000 300" ;;
+    vote.*|shfl.*-*) echo "1000 300" ;;
     *) echo "2000 600" ;;
   esac
 }
@@ -55,21 +77,33 @@ mkdir -p "$data/main" "$data/two-site" "$data/cta"
 k=0
 for v in "${warp[@]}"; do
   k=$((k + 1))
+  selected "$v" || continue
   read -r nmain ntwo <<<"$(counts "$v")"
   step 60 "main $v" "$harness" warp "$v" main "$nmain" $((seed0 + 10 * k)) "$data/main/$v.jsonl.gz"
   step 60 "two-site $v" "$harness" warp "$v" two-site "$ntwo" $((seed0 + 10 * k + 1)) "$data/two-site/$v.jsonl.gz"
 done
 
 echo "== block captures"
+# The block captures keep the seeds they were first taken with, when 26 warp variants came before
+# them, so that a rerun still compares with the kept files.
+k=26
 for v in "${cta[@]}"; do
   k=$((k + 1))
+  selected "$v" || continue
   step 90 "cta $v" "$harness" cta "$v" 400 $((seed0 + 10 * k)) "$data/cta/$v.jsonl.gz"
 done
 
-echo "== throughput"
-nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
-step 300 bench "$harness" bench "$out/bench.json"
-nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
+chosen=()  # the variants to measure; none named measures them all
+if [ -n "$only" ]; then
+  for v in "${warp[@]}" "${cta[@]}"; do selected "$v" && chosen+=("$v"); done
+  [ ${#chosen[@]} -eq 0 ] && bench=0
+fi
+if [ $bench = 1 ]; then
+  echo "== throughput"
+  nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
+  step 300 bench "$harness" bench "$out/bench.json" ${chosen[@]+"${chosen[@]}"}
+  nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
+fi
 
 echo "== probes (undefined lanes that cannot hang)"
 # A batch first; if its launch traps, each of a few states alone in its own process, so that the
@@ -82,6 +116,7 @@ for set in probe-self-outside probe-empty-mask probe-exited-only; do
     k=$((k + 1))
     # A probe puts a lane outside its membermask: activemask has none, so nothing to probe.
     case $v in activemask*) continue ;; esac
+    selected "$v" || continue
     if [ $SECONDS -ge $deadline ]; then echo "[$set $v] skipped: probe time used up"; continue; fi
     seed=$((seed0 + 1000 + 10 * k))
     step 15 "$set $v" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.jsonl.gz" && continue

@@ -36,6 +36,15 @@ enum class VariantId : int {
   BarWarpSync,
   Activemask,
   ActivemaskIntr,
+  ShflUp,
+  ShflDown,
+  ShflBfly,
+  ShflIdx,
+  // the shuffles through the `int` intrinsics, with a width per lane
+  ShflUpIntr,
+  ShflDownIntr,
+  ShflXorIntr,
+  ShflIdxIntr,
   // block barriers
   BarSyncPtx,
   BarSyncIntr,

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "capture/format.hpp"
+#include "capture/shuffle_intrinsics.hpp"
 #include "capture/variant_id.hpp"
 #include "spec/catalog.hpp"
 
@@ -68,6 +69,14 @@ inline constexpr std::array<Variant, kVariantCount> kVariants = [] {
     {V::BarWarpSync, "bar.warp.sync", F::BarWarpSync, P, "bar.warp.sync membermask;", T::Void, false, false, K::None},
     {V::Activemask, "activemask.b32", F::Activemask, P, "activemask.b32 d;", T::Void, false, false, K::None},
     {V::ActivemaskIntr, "activemask.b32-activemask", F::Activemask, I, "__activemask", T::Void, false, false, K::None},
+    {V::ShflUp, "shfl.sync.up.b32", F::ShflUp, P, "shfl.sync.up.b32 d|p, a, b, c, membermask;", T::Void, false, true, K::B32},
+    {V::ShflDown, "shfl.sync.down.b32", F::ShflDown, P, "shfl.sync.down.b32 d|p, a, b, c, membermask;", T::Void, false, true, K::B32},
+    {V::ShflBfly, "shfl.sync.bfly.b32", F::ShflBfly, P, "shfl.sync.bfly.b32 d|p, a, b, c, membermask;", T::Void, false, true, K::B32},
+    {V::ShflIdx, "shfl.sync.idx.b32", F::ShflIdx, P, "shfl.sync.idx.b32 d|p, a, b, c, membermask;", T::Void, false, true, K::B32},
+    {V::ShflUpIntr, "shfl.sync.up.b32-shfl_up", F::ShflUp, I, "__shfl_up_sync", T::Int, false, false, K::B32},
+    {V::ShflDownIntr, "shfl.sync.down.b32-shfl_down", F::ShflDown, I, "__shfl_down_sync", T::Int, false, false, K::B32},
+    {V::ShflXorIntr, "shfl.sync.bfly.b32-shfl_xor", F::ShflBfly, I, "__shfl_xor_sync", T::Int, false, false, K::B32},
+    {V::ShflIdxIntr, "shfl.sync.idx.b32-shfl", F::ShflIdx, I, "__shfl_sync", T::Int, false, false, K::B32},
     {V::BarSyncPtx, "bar.sync", F::BarSync, P, "bar.sync 0;", T::Void, false, false, K::Pred},
     {V::BarSyncIntr, "bar.sync-syncthreads", F::BarSync, I, "__syncthreads", T::Void, false, false, K::Pred},
     {V::BarRedPopcIntr, "bar.red.popc.u32-syncthreads_count", F::BarRedPopc, I, "__syncthreads_count", T::Int, false, false, K::Pred},
@@ -86,6 +95,10 @@ constexpr bool variants_in_order() {
     if (static_cast<int>(v.id) != i) return false;
     if (spec::is_warp_form(v.form) != (i < kFirstCtaVariant)) return false;
     if (v.via == Via::Ptx && !v.text.starts_with(spec::form_info(v.form).name)) return false;
+    // A shuffle intrinsic is one the capture format knows (capture/shuffle_intrinsics.hpp).
+    if (v.via == Via::Intrinsic && spec::has_operands_bc(v.form) &&
+        !is_shuffle_intrinsic(v.text, v.ctype, v.form))
+      return false;
   }
   return true;
 }

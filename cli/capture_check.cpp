@@ -28,7 +28,7 @@ void print_summary(const capture::Replayer& r) {
               << (t.beside_ub ? "  (" + std::to_string(t.beside_ub) + " mismatched beside UB)" : "")
               << (t.unavailable ? "  (" + std::to_string(t.unavailable) + " unavailable per model)"
                                 : "")
-              << "\n";
+              << (t.d_open ? "  (" + std::to_string(t.d_open) + " with d open)" : "") << "\n";
   };
   for (const auto& f : spec::kForms)
     if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
@@ -121,6 +121,22 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
     }
     if (!show_observed) std::cout << "  (--observed shows example lane tables)\n";
   }
+  if (!r.open_d().empty()) {
+    std::cout << "\nShuffle lanes whose d the spec leaves open (p compared where recorded; d is "
+                 "what the hardware returned):\n";
+    for (const auto& [_, ob] : r.open_d()) {
+      std::cout << "  " << ob.form << ", source " << capture::open_source_name(ob.source) << ": "
+                << ob.lanes << " lane(s) in " << ob.states << " state(s); d was";
+      for (int k = 0; k < static_cast<int>(capture::OpenValue::Count_); ++k)
+        std::cout << (k ? "," : "") << " " << capture::open_value_name(capture::OpenValue(k)) << " "
+                  << ob.matched[k] << " (only " << ob.only[k] << ")";
+      std::cout << ", none of these " << ob.none << "\n";
+      if (show_observed)
+        for (const auto* list : {&ob.examples, &ob.none_examples})
+          for (const auto& ex : *list) std::cout << "\n" << capture::lane_table(ex, true) << "\n";
+    }
+    if (!show_observed) std::cout << "  (--observed shows example lane tables)\n";
+  }
   auto unconfirmed = capture::unconfirmed_forms(r);
   if (!unconfirmed.empty()) {
     std::cout << "\nNot confirmed on hardware by these captures:";
@@ -135,7 +151,9 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
             << " defined lanes agree, " << total.mismatched << " mismatch";
   if (total.beside_ub)
     std::cout << " (" << total.beside_ub << " of them in states where UB fires on another lane)";
-  std::cout << ", " << total.undefined << " undefined lanes observed\n";
+  std::cout << ", " << total.undefined << " undefined lanes observed";
+  if (total.d_open) std::cout << ", " << total.d_open << " shuffle lanes with d open observed";
+  std::cout << "\n";
   return bad ? kExitRefuted : kExitOk;
 }
 

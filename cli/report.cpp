@@ -81,6 +81,9 @@ bool hardware_corpus(const std::string& dir) {
   const auto total = r.total();
   row("total", total);
   for (const auto& d : r.devices()) std::cout << "  recorded on " << d << "\n";
+  if (total.d_open)
+    std::cout << "  " << total.d_open
+              << " shuffle lanes read a lane that does not take part: p compared, d observed\n";
   auto unconfirmed = capture::unconfirmed_forms(r);
   if (!unconfirmed.empty()) {
     std::cout << "  not confirmed on this hardware:";

@@ -17,6 +17,9 @@ struct LaneIn {
   uint32_t alive;   ///< the non-exited lanes of the warp (for the closing __syncwarp)
   uint32_t status;  ///< kExecutes, kExited or kInactive
   uint32_t site;    ///< 0 or 1: which of two branches reaches the instruction
+  uint32_t b;       ///< shuffles: source lane or offset
+  uint32_t c;       ///< shuffle PTX: segment mask and clamp
+  uint32_t width;   ///< shuffle intrinsics: the width argument (they make c from it)
 };
 
 /// What one lane observed.

@@ -32,12 +32,20 @@ __host__ __device__ constexpr int iv(V v) {
                : "=r"(d)                                                                      \
                : "l"(a), "r"(m))
 #define WS_REDUX(TEXT) asm volatile("redux.sync." TEXT " %0, %1, %2;" : "=r"(d) : "r"(a32), "r"(m))
+// Each shuffle writes d and p, p returned as 0/1.
+#define WS_SHFL(MODE)                                                     \
+  asm volatile("{\n\t.reg .pred q;\n\tshfl.sync." MODE                    \
+               ".b32 %0|q, %2, %3, %4, %5;\n\tselp.u32 %1, 1, 0, q;\n\t}" \
+               : "=r"(d), "=r"(p)                                         \
+               : "r"(a32), "r"(b), "r"(c), "r"(m))
 
-/// One execution of warp variant Vi: operand a, membermask m; writes d (and p for match.all).
-/// Inline PTX writes the exact instruction form; the float and double match overloads call the
-/// intrinsic, since there the intrinsic is the subject.
+/// One execution of warp variant Vi: operand a (and a shuffle's b and c, or an intrinsic
+/// shuffle's width), membermask m; writes d (and p for match.all and the PTX shuffles). Inline
+/// PTX writes the exact instruction form; the float and double match overloads and the `int`
+/// shuffles call the intrinsic, since there the intrinsic is the subject.
 template <int Vi>
-__device__ __forceinline__ void op(uint64_t a, uint32_t m, uint32_t& d, uint32_t& p) {
+__device__ __forceinline__ void op(uint64_t a, uint32_t b, uint32_t c, uint32_t width, uint32_t m,
+                                   uint32_t& d, uint32_t& p) {
   const uint32_t a32 = static_cast<uint32_t>(a);
   p = 0;
   if constexpr (Vi == iv(V::MatchAnyB32)) {
@@ -105,14 +113,35 @@ __device__ __forceinline__ void op(uint64_t a, uint32_t m, uint32_t& d, uint32_t
     d = 0;  // no result: 0 marks "came back from the barrier"
   } else if constexpr (Vi == iv(V::Activemask)) {
     asm volatile("activemask.b32 %0;" : "=r"(d));
-  } else {
-    static_assert(Vi == iv(V::ActivemaskIntr), "every warp variant has a branch here");
+  } else if constexpr (Vi == iv(V::ActivemaskIntr)) {
     d = __activemask();
+  } else if constexpr (Vi == iv(V::ShflUp)) {
+    WS_SHFL("up");
+  } else if constexpr (Vi == iv(V::ShflDown)) {
+    WS_SHFL("down");
+  } else if constexpr (Vi == iv(V::ShflBfly)) {
+    WS_SHFL("bfly");
+  } else if constexpr (Vi == iv(V::ShflIdx)) {
+    WS_SHFL("idx");
+  } else if constexpr (Vi == iv(V::ShflUpIntr)) {
+    d = static_cast<uint32_t>(__shfl_up_sync(m, static_cast<int>(a32), b, static_cast<int>(width)));
+  } else if constexpr (Vi == iv(V::ShflDownIntr)) {
+    d = static_cast<uint32_t>(
+        __shfl_down_sync(m, static_cast<int>(a32), b, static_cast<int>(width)));
+  } else if constexpr (Vi == iv(V::ShflXorIntr)) {
+    d = static_cast<uint32_t>(
+        __shfl_xor_sync(m, static_cast<int>(a32), static_cast<int>(b), static_cast<int>(width)));
+  } else {
+    static_assert(Vi == iv(V::ShflIdxIntr), "every warp variant has a branch here");
+    d = static_cast<uint32_t>(
+        __shfl_sync(m, static_cast<int>(a32), static_cast<int>(b), static_cast<int>(width)));
   }
+  (void)b, (void)c, (void)width;
 }
 #undef WS_VOTE_PRED
 #undef WS_VOTE_BALLOT
 #undef WS_REDUX
+#undef WS_SHFL
 
 /// One warp state per block. Exited lanes return first (the warp is still converged, so they are
 /// gone before anything else runs); inactive lanes skip the instruction and wait, alive, at the
@@ -129,12 +158,12 @@ __global__ void warp_kernel(const LaneIn* in, const uint32_t* mask_site1, LaneOu
     if (x.site == 0) {
       const uint32_t m = *reinterpret_cast<const volatile uint32_t*>(&in[idx].mask);
       act = __activemask();
-      op<Vi>(x.a, m, d, p);
+      op<Vi>(x.a, x.b, x.c, x.width, m, d, p);
       *reinterpret_cast<volatile uint32_t*>(&out[idx].ran) = 1;
     } else {
       const uint32_t m = *reinterpret_cast<const volatile uint32_t*>(&mask_site1[idx]);
       act = __activemask();
-      op<Vi>(x.a, m, d, p);
+      op<Vi>(x.a, x.b, x.c, x.width, m, d, p);
       *reinterpret_cast<volatile uint32_t*>(&out[idx].ran) = 2;
     }
   }
@@ -200,17 +229,20 @@ __global__ void cta_kernel(const uint8_t* exited, const uint32_t* pred, uint32_t
 
 constexpr int kUnroll = 8;
 
-/// Each thread runs `iters` x kUnroll instances, each operand depending on the last result.
+/// Each thread runs `iters` x kUnroll instances, each operand depending on the last result. A
+/// shuffle reads one lane further on (b = 1) in a whole-warp segment (width 32, and the c the
+/// intrinsics make of it).
 template <int Vi, bool RuntimeMask>
 __global__ void warp_bench(uint64_t seed, unsigned iters, int distinct, uint32_t mask,
                            uint64_t* sink) {
   uint64_t x = distinct ? seed + 0x9e3779b97f4a7c15ull * (threadIdx.x % 32) : seed;
   const uint32_t m = RuntimeMask ? mask : 0xffffffffu;
+  constexpr uint32_t c = Vi == iv(V::ShflUp) ? 0 : 0x1f;
   for (unsigned i = 0; i < iters; ++i) {
 #pragma unroll
     for (int k = 0; k < kUnroll; ++k) {
       uint32_t d, p;
-      op<Vi>(x, m, d, p);
+      op<Vi>(x, 1, c, 32, m, d, p);
       x += d + p;
     }
   }

@@ -140,6 +140,9 @@ int cmd_warp(const Variant& v, StateSet set, std::size_t count, uint64_t seed,
                  : r.status[i] == model::LaneStatus::Exited ? gpu::kExited
                                                             : gpu::kInactive;
       x.site = r.site[i];
+      x.b = r.b[i];
+      x.c = r.c[i];
+      x.width = r.width ? (*r.width)[i] : 32;
     }
   }
   Header h;

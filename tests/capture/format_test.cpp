@@ -13,6 +13,7 @@
 #include "capture/generate.hpp"
 #include "capture/replay.hpp"
 #include "capture/variants.hpp"
+#include "spec/shfl.hpp"
 
 namespace warpspec::capture {
 namespace {
@@ -25,7 +26,8 @@ bool is_probe(StateSet s) {
   return s != StateSet::Main && s != StateSet::TwoSite;
 }
 
-/// Fills a record's observations with the model's answer (a stand-in for the GPU).
+/// Fills a record's observations with the model's answer (a stand-in for the GPU). Where a
+/// shuffle's d is open, the model's d is the a of the lane read.
 void simulate(WarpRecord& r) {
   const auto res = model::evaluate(instr_of(r), warp_of(r));
   for (unsigned i = 0; i < 32; ++i) {
@@ -104,6 +106,74 @@ TEST(CaptureGenerator, CoversTheCorners) {
   EXPECT_TRUE(split);
 }
 
+TEST(CaptureGenerator, ShufflesLeanToTheCorners) {
+  // Per PTX shuffle, over its main set: lanes whose source is inactive, exited or outside the
+  // reader's mask (d open, p defined), and many more with d pinned down; p both ways; b past 31
+  // and large; c with the widths' segment masks, odd ones, bits that do not count, and lane by
+  // lane; lane-distinct values. The intrinsics: widths per state and per lane, c made from them.
+  for (const auto& v : kVariants) {
+    if (!spec::has_operands_bc(v.form)) continue;
+    const bool intrinsic = v.via == Via::Intrinsic;
+    std::array<std::size_t, 3> open{};
+    std::size_t pinned = 0, p_true = 0, p_false = 0, wide_b = 0, large_b = 0, b_lanes = 0,
+                c_lanes = 0, odd_seg = 0, junk_c = 0, distinct = 0, two_groups = 0;
+    std::set<uint32_t> widths;
+    for (const auto& r : generate_warp_states(v, StateSet::Main, 17, 2000)) {
+      const auto res = model::evaluate(instr_of(r), warp_of(r));
+      ASSERT_TRUE(res.ub.empty()) << v.name << " " << r.tag;
+      std::set<uint32_t> masks, bs, cs, values;
+      for (unsigned i = 0; i < 32; ++i) {
+        bs.insert(r.b[i]), cs.insert(r.c[i]), values.insert(static_cast<uint32_t>(r.a[i]));
+        if (r.b[i] >= 32 && r.b[i] < 64) ++wide_b;
+        if (r.b[i] >= 64) ++large_b;
+        // A width's segment mask is high bits only (0, 16, 24, 28, 30, 31): its clear bits are
+        // the low ones.
+        const uint32_t clear = ~(r.c[i] >> 8) & 0x1f;
+        if (clear & (clear + 1)) ++odd_seg;
+        if (r.c[i] & ~0x1f1fu) ++junk_c;
+        if (r.width) widths.insert((*r.width)[i]);
+        if (r.status[i] != model::LaneStatus::Executes) continue;
+        masks.insert(r.mask[i]);
+        (res.outcome.p[i] ? p_true : p_false)++;
+        if (res.d_defined(i)) {
+          ++pinned;
+          continue;
+        }
+        const unsigned j =
+            spec::shfl_source(model::Concrete{}, spec::form_info(v.form).mode, i, r.b[i], r.c[i])
+                .lane;
+        ++open[r.status[j] == model::LaneStatus::Inactive ? 0
+               : r.status[j] == model::LaneStatus::Exited ? 1
+                                                          : 2];
+      }
+      b_lanes += bs.size() > 1;
+      c_lanes += cs.size() > 1;
+      distinct += values.size() == 32;
+      two_groups += masks.size() >= 2;
+    }
+    SCOPED_TRACE(v.name);
+    for (auto n : open) EXPECT_GE(n, 400u);
+    EXPECT_GE(pinned, 2 * (open[0] + open[1] + open[2]));
+    EXPECT_GE(p_true, 5000u);
+    // __shfl_sync's clamp is the segment's last lane, which .idx never passes.
+    if (v.id != VariantId::ShflIdxIntr) {
+      EXPECT_GE(p_false, 5000u);
+    }
+    EXPECT_GE(wide_b, 5000u);
+    EXPECT_GE(large_b, 5000u);
+    EXPECT_GE(b_lanes, 500u);
+    EXPECT_GE(c_lanes, 400u);
+    EXPECT_GE(distinct, 1000u);
+    EXPECT_GE(two_groups, 500u);
+    if (intrinsic) {
+      EXPECT_EQ(widths, (std::set<uint32_t>{1, 2, 4, 8, 16, 32}));
+    } else {
+      EXPECT_GE(odd_seg, 5000u);
+      EXPECT_GE(junk_c, 5000u);
+    }
+  }
+}
+
 TEST(CaptureFormat, RoundTripAgreesWithTheModel) {
   for (const char* ext : {".jsonl", ".jsonl.gz"}) {
     const fs::path path = temp_path(std::string("round") + ext);
@@ -147,6 +217,9 @@ TEST(CaptureFormat, RoundTripAgreesWithTheModel) {
     EXPECT_EQ(t.mismatched, 0u);
     EXPECT_GT(t.agreed, 0u);
     EXPECT_GT(t.undefined, 0u);  // the probes
+    EXPECT_GT(t.d_open, 0u);     // shuffles reading a lane that does not take part
+    for (const auto& [key, ob] : rp.open_d())
+      EXPECT_EQ(ob.matched[static_cast<int>(OpenValue::Source)], ob.lanes) << key;
     for (const auto& [_, ob] : rp.observations()) {
       EXPECT_TRUE(ob.tag.starts_with("probe/")) << ob.tag;
       // The model stood in for the GPU, so its own formula reproduces every undefined lane.
@@ -170,6 +243,76 @@ TEST(CaptureFormat, AMismatchIsReportedWithItsLaneTable) {
   const std::string table = lane_table(rp.mismatches()[0], false);
   EXPECT_NE(table.find("MISMATCH"), std::string::npos);
   EXPECT_NE(table.find("redux.add"), std::string::npos);
+}
+
+/// shfl.sync.idx on lanes 0-15 (mask 0x0000ffff; lanes 16-31 inactive): each lane reads the next
+/// one within its group, except lane 0, which reads lane 20. The model's answers filled in.
+WarpRecord hand_made_shuffle() {
+  WarpRecord r;
+  const Variant& v = variant_info(VariantId::ShflIdx);
+  r.form = v.form;
+  r.instr = v.text;
+  r.has_d = r.has_p = true;
+  r.tag = "hand-made";
+  for (unsigned i = 0; i < 32; ++i) {
+    r.status[i] = i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
+    r.mask[i] = i < 16 ? 0x0000ffffu : 0;
+    r.a[i] = 0xa000u + i;
+    r.b[i] = (i + 1) % 16;
+    r.c[i] = 0x1f;
+  }
+  r.b[0] = 20;
+  simulate(r);
+  return r;
+}
+
+TEST(CaptureFormat, AShuffleMismatchOnADefinedLaneIsReported) {
+  WarpRecord r = hand_made_shuffle();
+  const Record back = parse_record(to_line(r), "mem", 1);
+  EXPECT_EQ(to_line(back), to_line(r));
+  EXPECT_EQ(std::get<WarpRecord>(back).b, r.b);
+  r.d[3] ^= 0x100;
+  Replayer rp;
+  rp.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(rp.total().mismatched, 1u);
+  EXPECT_EQ(rp.total().d_open, 1u);
+  ASSERT_EQ(rp.mismatches().size(), 1u);
+  const std::string table = lane_table(rp.mismatches()[0], true);
+  EXPECT_NE(table.find("MISMATCH"), std::string::npos) << table;
+  EXPECT_NE(table.find("p only"), std::string::npos) << table;
+}
+
+TEST(CaptureFormat, AShuffleDifferingOnlyWhereDIsOpenIsAnObservation) {
+  WarpRecord r = hand_made_shuffle();
+  r.d[0] = 0x12345678;  // not lane 20's a, nor anyone's: the spec leaves it open
+  Replayer rp;
+  rp.add_record(r, test_header("main"), "mem", 2);
+  const Tally t = rp.total();
+  EXPECT_EQ(t.mismatched, 0u);
+  EXPECT_EQ(t.d_open, 1u);
+  EXPECT_EQ(t.lanes, 16u);  // lane 0's p is still compared
+  EXPECT_EQ(t.undefined, 0u);
+  EXPECT_TRUE(rp.observations().empty());
+  ASSERT_EQ(rp.open_d().size(), 1u);
+  const OpenObservation& ob = rp.open_d().begin()->second;
+  EXPECT_EQ(ob.form, "shfl.sync.idx.b32");
+  EXPECT_EQ(ob.source, OpenSource::Inactive);
+  EXPECT_EQ(ob.lanes, 1u);
+  EXPECT_EQ(ob.none, 1u);
+  ASSERT_EQ(ob.examples.size(), 1u);
+  EXPECT_TRUE(ob.none_examples.empty());  // the one state is an example already
+  EXPECT_NE(lane_table(ob.examples[0], true).find("?"), std::string::npos);
+  EXPECT_NE(observations_json(rp).find("\"source\": \"inactive\""), std::string::npos);
+
+  // Lane 0 returning its own value is read as such; a wrong p there is still a mismatch.
+  r.d[0] = 0xa000;
+  Replayer own;
+  own.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(own.open_d().begin()->second.only[static_cast<int>(OpenValue::Own)], 1u);
+  r.p[0] = !r.p[0];
+  Replayer wrong_p;
+  wrong_p.add_record(r, test_header("main"), "mem", 2);
+  EXPECT_EQ(wrong_p.total().mismatched, 1u);
 }
 
 TEST(CaptureFormat, ATrapIsAnObservationOnlyWhereSomeLaneHasUb) {
@@ -214,7 +357,7 @@ struct Malformed {
 TEST(CaptureFormat, MalformedRecordsNameTheLineColumnPathAndWhatWasExpected) {
   const std::string ok_head =
       R"({"form":"vote.sync.any.pred","via":"ptx","instr":"vote.sync.any.pred d, a, membermask;",)";
-  const std::vector<Malformed> cases{
+  std::vector<Malformed> cases{
       {"not json", 1, "expected a JSON object, found 'not'"},
       {"[1,2]", 1, "expected a JSON object, found an array"},
       {R"({"via":"ptx"})", 1, "missing field \"form\""},
@@ -251,6 +394,32 @@ TEST(CaptureFormat, MalformedRecordsNameTheLineColumnPathAndWhatWasExpected) {
       {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","d":"0x1")", 153,
        "expected ',' or '}', found the end of the line"},
   };
+  const std::string shfl_head =
+      R"({"form":"shfl.sync.idx.b32","via":"ptx","instr":"shfl.sync.idx.b32 d|p, a, b, c, membermask;",)";
+  const std::string shfl_intr =
+      R"({"form":"shfl.sync.down.b32","via":"intrinsic","call":"__shfl_down_sync","ctype":"int",)";
+  const std::vector<Malformed> shuffle_cases{
+      {shfl_head +
+           R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","b":"0x1","d":"0x1","p":1})",
+       1, "missing field \"c\""},
+      {ok_head + R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","b":"0x1","d":"0x1"})",
+       148, "b: vote.sync.any.pred has no b operand"},
+      {shfl_head +
+           R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","b":"0x1","c":"0x1f","width":32,"d":"0x1"})",
+       179, "width: only a shuffle intrinsic takes a width"},
+      {shfl_intr +
+           R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","b":"0x1","c":"0x1f","width":8,"d":"0x1"})",
+       157, "c: lane 0: c is 0x1f, but __shfl_down_sync passes 0x181f for width 8"},
+      {shfl_intr +
+           R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","b":"0x1","c":"0x1f","d":"0x1"})",
+       1, "missing field \"width\""},
+      {shfl_intr +
+           R"("executes":"0x3","exited":"0x0","mask":"0x3","a":"0x1","b":"0x1","c":"0x201f","width":[0,1],"d":"0x1"})",
+       175, "width[0]: expected a width from 1 to 32, found '0'"},
+      {R"({"form":"shfl.sync.down.b32","via":"intrinsic","call":"__shfl_sync","ctype":"int","executes":"0x1","exited":"0x0","mask":"0x1","a":"0x0","b":"0x0","c":"0x1f","width":32,"d":"0x0"})",
+       55, "call: intrinsic __shfl_sync(int) does not lower to shfl.sync.down.b32"},
+  };
+  cases.insert(cases.end(), shuffle_cases.begin(), shuffle_cases.end());
   for (const auto& c : cases) {
     try {
       parse_record(c.line, "f.jsonl", 4);

@@ -6,7 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#ifdef WARPSPEC_TEST_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
+#include "capture/generate.hpp"
 #include "capture/variants.hpp"
 #ifdef WARPSPEC_HAVE_FAST
 #include "model/fast/fast.hpp"
@@ -94,6 +98,85 @@ TEST(CaptureCorpus, HoldsTwoThousandStatesPerSupportedForm) {
   // full: every disagreement sits beside a lane with UB.
   for (const auto& [key, ob] : rp.observations()) EXPECT_TRUE(ob.tag.starts_with("probe/")) << key;
   EXPECT_EQ(rp.total().mismatched, rp.total().beside_ub);
+}
+
+#ifdef WARPSPEC_TEST_HAVE_ZLIB
+// The kept files' lines, as written: what a rerun of the harness is compared with.
+std::vector<std::string> raw_lines(const fs::path& path) {
+  std::vector<std::string> out;
+  gzFile z = gzopen(path.c_str(), "rb");  // reads plain files as they are
+  if (!z) return out;
+  std::string line;
+  char buf[1 << 16];
+  while (gzgets(z, buf, sizeof buf)) {
+    line += buf;
+    if (line.ends_with('\n')) {
+      line.pop_back();
+      out.push_back(std::move(line));
+      line.clear();
+    }
+  }
+  if (!line.empty()) out.push_back(line);
+  gzclose(z);
+  return out;
+}
+
+TEST(CaptureCorpus, EveryKeptRecordIsWrittenBackToTheSameBytes) {
+  const auto files = corpus();
+  if (files.empty()) GTEST_SKIP() << "no captures under tests/data/capture";
+  for (const auto& f : files) {
+    const auto lines = raw_lines(f);
+    Reader rd(f);
+    Record r;
+    std::size_t k = 1;
+    while (rd.next(r)) {
+      ASSERT_LT(k, lines.size()) << f;
+      ASSERT_EQ(to_line(r), lines[k]) << f << ":" << rd.line();
+      ++k;
+    }
+    EXPECT_EQ(k, lines.size()) << f;
+  }
+}
+#endif
+
+// A rerun of the harness is compared line by line with the kept files (capture/run_capture.sh
+// REFERENCE), so the generator must still draw, from each file's seed, the states kept in it.
+TEST(CaptureCorpus, TheGeneratorStillDrawsTheKeptStates) {
+  const auto files = corpus();
+  if (files.empty()) GTEST_SKIP() << "no captures under tests/data/capture";
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.string());
+    std::string stem = f.filename().string();
+    stem.resize(stem.find(".jsonl"));
+    const auto id = find_variant(stem);
+    ASSERT_TRUE(id) << stem;
+    const Variant& v = variant_info(*id);
+    Reader rd(f);
+    std::vector<Record> kept;
+    for (Record r; rd.next(r);) kept.push_back(r);
+    const auto set = find_state_set(rd.header().set);
+    if (static_cast<int>(v.id) >= kFirstCtaVariant) {
+      const auto gen = generate_cta_states(v, rd.header().seed, kept.size());
+      for (std::size_t k = 0; k < kept.size(); ++k) {
+        CtaRecord g = gen[k];
+        g.d = std::get<CtaRecord>(kept[k]).d;
+        ASSERT_EQ(to_line(g), to_line(kept[k])) << "record " << k;
+      }
+      continue;
+    }
+    ASSERT_TRUE(set) << rd.header().set;
+    // A probe batch holds 100 states; a probe run state by state keeps states 0, 1 and 2.
+    const bool probe = *set != StateSet::Main && *set != StateSet::TwoSite;
+    const auto gen = generate_warp_states(v, *set, rd.header().seed, probe ? 100 : kept.size());
+    ASSERT_LE(kept.size(), gen.size());
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      const auto& w = std::get<WarpRecord>(kept[k]);
+      WarpRecord g = gen[k];
+      g.has_d = w.has_d, g.has_p = w.has_p, g.fault = w.fault;
+      g.d = w.d, g.p = w.p, g.active = w.active;
+      ASSERT_EQ(to_line(g), to_line(kept[k])) << "record " << k;
+    }
+  }
 }
 
 TEST(CaptureCorpus, ALaneOutsideItsMaskTrapsOrJoinsTheConvergedGroup) {
