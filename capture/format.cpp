@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
-#include "capture/shuffle_intrinsics.hpp"
 #include "json/read.hpp"
 
 namespace warpspec::capture {
@@ -204,7 +203,6 @@ struct Fields {
       bool found = false;
       for (const auto& i : spec::all_intrinsics())
         found = found || (i.name == r.call && i.form == r.form && i.value_type == r.ctype);
-      found = found || is_shuffle_intrinsic(r.call, r.ctype, r.form);
       if (!found)
         fail(kCall, "intrinsic " + r.call + "(" + std::string(ctype) + ") does not lower to " +
                         std::string(form));
@@ -240,7 +238,7 @@ void shuffle_operands(Fields& in, WarpRecord& r, const std::array<uint32_t, kW>&
   }
   in.need(bit(kWidth));
   for (unsigned i = 0; i < kW; ++i)
-    if (const uint32_t want = shuffle_c_of_width(r.form, width[i]); r.c[i] != want)
+    if (const uint32_t want = spec::shfl_c_of_width(width[i], spec::form_info(r.form).mode); r.c[i] != want)
       in.fail(kC, "lane " + std::to_string(i) + ": c is " + hex(r.c[i]) + ", but " + r.call +
                       " passes " + hex(want) + " for width " + std::to_string(width[i]));
   r.width = width;

@@ -4,7 +4,6 @@
 #include <bit>
 #include <random>
 
-#include "capture/shuffle_intrinsics.hpp"
 
 namespace warpspec::capture {
 
@@ -245,7 +244,7 @@ uint32_t near_b(Rng& g, uint32_t width) {
 /// segment's width where c has a width's segment mask, else 32.
 uint32_t one_c(Rng& g, spec::FormId form, unsigned tile, std::string& kind, uint32_t& width) {
   width = one_width(g, tile);
-  const uint32_t lowered = shuffle_c_of_width(form, width);
+  const uint32_t lowered = spec::shfl_c_of_width(width, spec::form_info(form).mode);
   switch (g.below(20)) {
     case 0:
     case 1:
@@ -298,7 +297,7 @@ std::string draw_shuffle_operands(Rng& g, const Variant& v, WarpRecord& r, unsig
       for (auto& x : w) x = one_width(g, tile);
     else
       w.fill(one_width(g, tile));
-    for (unsigned i = 0; i < kW; ++i) r.c[i] = shuffle_c_of_width(v.form, w[i]);
+    for (unsigned i = 0; i < kW; ++i) r.c[i] = spec::shfl_c_of_width(w[i], spec::form_info(v.form).mode);
     width = c_per_lane ? 32 : w[0];
     c_tag = c_per_lane ? "w-lanes" : "w" + std::to_string(w[0]);
   } else if (c_per_lane) {

@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "capture/format.hpp"
-#include "capture/shuffle_intrinsics.hpp"
 #include "capture/variant_id.hpp"
 #include "spec/catalog.hpp"
 
@@ -95,10 +94,14 @@ constexpr bool variants_in_order() {
     if (static_cast<int>(v.id) != i) return false;
     if (spec::is_warp_form(v.form) != (i < kFirstCtaVariant)) return false;
     if (v.via == Via::Ptx && !v.text.starts_with(spec::form_info(v.form).name)) return false;
-    // A shuffle intrinsic is one the capture format knows (capture/shuffle_intrinsics.hpp).
-    if (v.via == Via::Intrinsic && spec::has_operands_bc(v.form) &&
-        !is_shuffle_intrinsic(v.text, v.ctype, v.form))
-      return false;
+    // An intrinsic variant is an overload of the catalog.
+    if (v.via == Via::Intrinsic) {
+      bool found = false;
+      for (const auto& i : spec::kIntrinsics)
+        found = found || (i.name == v.text && i.form == v.form &&
+                          (v.ctype == spec::CType::Void || i.value_type == v.ctype));
+      if (!found) return false;
+    }
   }
   return true;
 }

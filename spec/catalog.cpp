@@ -69,6 +69,8 @@ std::string_view family_name(Family f) {
       return "block barrier";
     case Family::Activemask:
       return "active mask";
+    case Family::Shfl:
+      return "shuffle";
   }
   return "?";
 }
