@@ -189,6 +189,9 @@ TEST(CaptureCorpus, ALaneOutsideItsMaskTrapsOrJoinsTheConvergedGroup) {
   for (const auto& f : files) rp.add_file(f);
   std::size_t group_states = 0;
   for (const auto& [key, ob] : rp.observations()) {
+    // A shuffle's lane reads one source lane and combines nothing: "joining a group" does not
+    // describe it (docs/observed-behaviour.md says what sm_90 did there).
+    if (key.starts_with("shfl.")) continue;
     EXPECT_EQ(ob.group_states_whole, ob.group_states) << key;
     group_states += ob.group_states;
   }
