@@ -87,6 +87,8 @@ ws_status to_warp(const ws_warp_state* s, model::Warp& w) {
     w.mask[i] = s->mask[i];
     w.a[i] = s->a[i];
     w.site[i] = s->site[i];
+    w.b[i] = s->b[i];
+    w.c[i] = s->c[i];
   }
   return WS_OK;
 }
@@ -97,6 +99,8 @@ void from_warp(const model::Warp& w, ws_warp_state* s) {
     s->mask[i] = w.mask[i];
     s->a[i] = w.a[i];
     s->site[i] = w.site[i];
+    s->b[i] = w.b[i];
+    s->c[i] = w.c[i];
   }
 }
 
@@ -131,6 +135,7 @@ void fill_warp_answer(const model::WarpResult& r, ws_warp_answer* out) {
     out->p[i] = r.outcome.p[i];
     out->executes[i] = r.outcome.executes[i];
     out->defined[i] = r.defined(i);
+    out->d_defined[i] = r.d_defined(i);
   }
   out->ub_count = 0;
   for (const auto& f : r.ub) {
@@ -543,8 +548,12 @@ ws_status ws_vectors_round_warp(const ws_vectors* v, size_t k, ws_warp_state* st
     const auto& w = v->vector.rounds[k].warp;
     if (state) {
       from_warp(w, state);
-      if (const auto imm = v->vector.instr.instr.imm_mask)
-        for (unsigned i = 0; i < WS_LANES; ++i) state->mask[i] = *imm;
+      const auto& in = v->vector.instr.instr;
+      for (unsigned i = 0; i < WS_LANES; ++i) {
+        state->mask[i] = in.imm_mask.value_or(state->mask[i]);
+        state->b[i] = in.imm_b.value_or(state->b[i]);
+        state->c[i] = in.imm_c.value_or(state->c[i]);
+      }
     }
     if (expected) {
       const auto& it = v->instrs.at(v->vector.instr.text);

@@ -103,12 +103,14 @@ typedef enum ws_lane_status {
 /* A warp as one instruction sees it. `a` holds the source operand (the low 32 bits for 32-bit
  * forms; a predicate is true when non-zero). `site` is the call site: lanes at different sites
  * are not converged (it matters on sm_6x). An immediate membermask in the instruction text
- * overrides `mask`. */
+ * overrides `mask`; `b` and `c` are read by the shuffles alone. */
 typedef struct ws_warp_state {
   uint8_t status[WS_LANES];
   uint32_t mask[WS_LANES];
   uint64_t a[WS_LANES];
   uint32_t site[WS_LANES];
+  uint32_t b[WS_LANES]; /* shuffles: source lane or offset (an immediate in the text overrides) */
+  uint32_t c[WS_LANES]; /* shuffles: segment mask in bits 12:8, clamp in bits 4:0 (likewise) */
 } ws_warp_state;
 
 /* A block at a bar.sync / bar.red barrier: per thread, its status and its predicate. */
@@ -126,6 +128,8 @@ typedef struct ws_warp_answer {
   uint8_t p[WS_LANES];
   uint8_t executes[WS_LANES];
   uint8_t defined[WS_LANES];
+  uint8_t d_defined[WS_LANES]; /* defined, and d pinned down too (a shuffle can leave d open
+                                  while p stays defined: shfl.source_undefined) */
   size_t ub_count;
   const char *ub_clause[WS_MAX_UB];
   uint32_t ub_lanes[WS_MAX_UB];
@@ -140,7 +144,7 @@ typedef struct ws_block_answer {
   int ub; /* 1 when a live thread never reaches the barrier (cta.ub.not_reached) */
 } ws_block_answer;
 
-/* All 32 lanes execute with membermask 0xffffffff, operand 0, call site 0. */
+/* All 32 lanes execute with membermask 0xffffffff, operand 0, call site 0, b and c 0. */
 WS_API void ws_warp_state_init(ws_warp_state *state);
 /* `threads` threads that all reach the barrier with predicate 0. */
 WS_API ws_status ws_block_state_init(ws_block_state *state, size_t threads);
@@ -151,8 +155,8 @@ WS_API ws_status ws_eval_block(const ws_instr *instr, const ws_block_state *stat
 
 /* ------------------------------------------------------------------------------------------
  * Per-step co-simulation: after executing one instruction, a simulator hands in what it
- * computed. `d` holds one value per lane (thread), `p` match.all's predicate (NULL when the
- * instruction writes none), `present` which lanes produced a result (NULL: every executing
+ * computed. `d` holds one value per lane (thread), `p` the predicate of match.all or of a
+ * shuffle written d|p (NULL when the instruction writes none), `present` which lanes produced a result (NULL: every executing
  * lane did), `hang` whether the instruction never completed (a barrier that never released). */
 
 typedef struct ws_verdict {

@@ -44,7 +44,8 @@ class WarpspecError(Exception):
 
 class WarpState(ctypes.Structure):
     _fields_ = [("status", ctypes.c_uint8 * LANES), ("mask", ctypes.c_uint32 * LANES),
-                ("a", ctypes.c_uint64 * LANES), ("site", ctypes.c_uint32 * LANES)]
+                ("a", ctypes.c_uint64 * LANES), ("site", ctypes.c_uint32 * LANES),
+                ("b", ctypes.c_uint32 * LANES), ("c", ctypes.c_uint32 * LANES)]
 
     def __init__(self):
         super().__init__()
@@ -63,7 +64,7 @@ class BlockState(ctypes.Structure):
 class WarpAnswer(ctypes.Structure):
     _fields_ = [("d", ctypes.c_uint32 * LANES), ("p", ctypes.c_uint8 * LANES),
                 ("executes", ctypes.c_uint8 * LANES), ("defined", ctypes.c_uint8 * LANES),
-                ("ub_count", ctypes.c_size_t), ("ub_clause", ctypes.c_char_p * MAX_UB),
+                ("d_defined", ctypes.c_uint8 * LANES), ("ub_count", ctypes.c_size_t), ("ub_clause", ctypes.c_char_p * MAX_UB),
                 ("ub_lanes", ctypes.c_uint32 * MAX_UB)]
 
     @property

@@ -95,6 +95,36 @@ static void one_state(void) {
   ws_instr_free(popc);
 }
 
+/* A shuffle reads each lane's b and c from the state: .down by b = 1 over the whole warp reads
+ * the lane above; the last lane is out of range (p = 0) and reads itself. A source outside the
+ * reader's membermask leaves d open (d_defined = 0) while p stays defined, and a simulator's
+ * d there is not compared. */
+static void shuffles(void) {
+  ws_instr *down = NULL;
+  EXPECT(ws_instr_parse("shfl.sync.down.b32 d|p, a, b, c, m;", NULL, NULL, &down) == WS_OK);
+  ws_warp_state s;
+  ws_warp_answer ans;
+  ws_warp_state_init(&s);
+  for (unsigned i = 0; i < 32; ++i) s.a[i] = 100 + i, s.b[i] = 1, s.c[i] = 0x1f;
+  EXPECT(ws_eval_warp(down, &s, &ans) == WS_OK);
+  EXPECT(ans.d[0] == 101 && ans.p[0] == 1 && ans.d[31] == 131 && ans.p[31] == 0);
+  EXPECT(ans.d_defined[0] && ans.d_defined[31] && ans.ub_count == 0);
+  for (unsigned i = 0; i < 32; ++i) s.mask[i] = i < 16 ? 0x0000ffffu : 0xffff0000u;
+  EXPECT(ws_eval_warp(down, &s, &ans) == WS_OK);
+  EXPECT(ans.defined[15] && !ans.d_defined[15] && ans.p[15] == 1 && ans.ub_count == 0);
+  uint32_t d[32];
+  uint8_t p[32];
+  for (unsigned i = 0; i < 32; ++i) d[i] = ans.d[i], p[i] = ans.p[i];
+  d[15] = 0xdeadbeefu; /* open: any value passes */
+  ws_verdict v;
+  EXPECT(ws_step_warp(down, &s, d, p, NULL, 0, &v) == WS_OK);
+  EXPECT(v.agree == 1);
+  p[15] = 0; /* p is pinned down there */
+  EXPECT(ws_step_warp(down, &s, d, p, NULL, 0, &v) == WS_OK);
+  EXPECT(v.agree == 0 && strcmp(v.what, "p") == 0 && v.lanes == (1u << 15));
+  ws_instr_free(down);
+}
+
 static void co_simulation(void) {
   ws_instr *ballot = NULL, *popc = NULL;
   EXPECT(ws_instr_parse("vote.sync.ballot.b32 d, a, m;", NULL, NULL, &ballot) == WS_OK);
@@ -235,6 +265,7 @@ int main(int argc, char **argv) {
   EXPECT(strcmp(ws_version(), "") != 0);
   instructions();
   one_state();
+  shuffles();
   co_simulation();
   vector_files(argv[1], argv[2]);
   if (failures) fprintf(stderr, "%d failed expectations\n", failures);
