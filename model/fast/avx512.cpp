@@ -313,6 +313,7 @@ WS_INLINE uint32_t shared_part(const View& v) {
 WS_INLINE void uniform_ub(const View& v, WarpLanes& out) {
   out.executes = v.execs;
   out.p = 0;
+  out.loose_d = 0;
   out.ub[0] = v.execs & ~v.shared;
   out.ub[1] = (v.shared & ~v.exited & ~v.execs) != 0 ? v.execs : 0;
   out.ub[2] = 0;
@@ -364,6 +365,7 @@ WS_INLINE bool walk_groups(const model::Warp& w, const View& v, Groups& g) {
 WS_INLINE void general_ub(const model::Warp& w, const View& v, WarpLanes& out, Groups& g) {
   out.executes = v.execs;
   out.p = 0;
+  out.loose_d = 0;
   out.ub[0] = v.execs & ~test(v.mask, lane_bit_pair());
   out.ub[1] = v.execs & test(v.mask, bcast(~v.exited & ~v.execs));
   const bool clean = (out.ub[0] | out.ub[1]) == 0 && walk_groups(w, v, g);
@@ -605,6 +607,7 @@ WS_KERNEL void activemask(const model::Warp* warps, std::size_t n, WarpLanes* ou
       store(o.d.data(), and_(equal_sets(earlier_equal(site)), bcast(execs)));
     o.executes = execs;
     o.p = 0;
+    o.loose_d = 0;
     o.ub.fill(0);
   }
 }
@@ -695,6 +698,12 @@ Kernel kernel_for(const spec::FormInfo& f) {
     case spec::Family::Activemask:
       return [](const spec::Instr&, bool, const model::Warp* w, std::size_t n, WarpLanes* o) {
         activemask(w, n, o);
+      };
+    case spec::Family::Shfl:  // no kernel yet: the generic text
+      return [](const spec::Instr& in, bool pre_volta, const model::Warp* w, std::size_t n,
+                WarpLanes* o) {
+        for (std::size_t k = 0; k < n; ++k)
+          o[k] = evaluate_lanes(model::Concrete{}, in, w[k], pre_volta);
       };
     default:
       return run<Kind::Syncwarp>;
