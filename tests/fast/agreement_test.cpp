@@ -62,6 +62,7 @@ TEST_P(EveryWarpForm, fast_agrees_with_the_model) {
     const auto c = *test::gen::warp_case(form);
     const auto ref = model::evaluate(c.instr, c.warp, c.target, c.ptx);
     RC_CLASSIFY(ref.ub.empty(), "no UB");
+    RC_CLASSIFY(ref.outcome.loose_d_lanes(model::Concrete{}) != 0, "some d undefined");
     for (const fast::Isa isa : usable_isas()) {
       fast::WarpLanes lanes;
       const auto verdict = fast::evaluate_batch(c.instr, std::span(&c.warp, 1),
