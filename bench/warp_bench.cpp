@@ -63,8 +63,10 @@ std::vector<Case> cases() {
 }
 
 void register_warp_case(const Case& c) {
-  const auto states = std::make_shared<std::vector<model::Warp>>(
-      warps(spec::form_info(c.form).a_type, c.values, kWarps, kSeed));
+  const auto& f = spec::form_info(c.form);
+  const auto states =
+      std::make_shared<std::vector<model::Warp>>(warps(f.a_type, c.values, kWarps, kSeed));
+  if (spec::has_operands_bc(c.form)) add_shfl_operands(*states, f.mode, kSeed);
   benchmark::RegisterBenchmark(("model/" + c.label()).c_str(), [c, states](benchmark::State& st) {
     const auto in = c.instr();
     for (auto _ : st)
@@ -132,7 +134,7 @@ std::string goal(const Case& c, double model_rate, double fast_rate) {
   if (f.family == spec::Family::Vote || integer_redux || f.family == spec::Family::Match)
     return ">=100M/s:" + verdict(fast_rate >= 100e6);
   // The rest of the warp-level family (the issue "[family]").
-  if (f.family == spec::Family::Activemask)
+  if (f.family == spec::Family::Activemask || f.family == spec::Family::Shfl)
     return ">=25x, >=100M/s:" + verdict(ratio >= 25 && fast_rate >= 100e6);
   return "";
 }

@@ -2,7 +2,9 @@
 // Warp and block states for the benchmarks, drawn from a fixed seed so every run measures the
 // same work. The mix imitates programs rather than corner cases (docs/benchmarks.md lists it):
 // half the warps fully converged, a fifth converged after some lanes exited, a fifth diverged
-// into 2-4 groups that each pass their own mask, and a tenth arbitrary (mostly undefined).
+// into 2-4 groups that each pass their own mask, and a tenth arbitrary (mostly undefined); the
+// shuffles' b and c as programs pass them.
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -63,6 +65,28 @@ inline std::vector<model::Warp> warps(spec::OperandType t, Values values, std::s
     out.push_back(w);
   }
   return out;
+}
+
+/// Gives every warp of `ws` the b and c of a shuffle in mode `mode` as programs pass them: a
+/// width of 32 lanes in most warps, else 16, 8 or 4 (c as the CUDA intrinsics set it: segment
+/// mask 32 - width, clamp 31, or 0 for .up); for .up, .down and .bfly one offset for the warp,
+/// a step of a reduction or a scan (1, 2, 4, 8 or 16, below the width); for .idx one source lane
+/// for the warp (a broadcast) in half the warps, and in the others a lane of its segment for
+/// each lane (a gather).
+inline void add_shfl_operands(std::vector<model::Warp>& ws, spec::Mode mode, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (auto& w : ws) {
+    const auto pick = rng() % 8;
+    const uint32_t width = pick < 5 ? 32 : pick == 5 ? 16 : pick == 6 ? 8 : 4;
+    w.c.fill((32 - width) << 8 | (mode == spec::Mode::Up ? 0u : 0x1fu));
+    if (mode != spec::Mode::Idx) {
+      w.b.fill(uint32_t{1} << rng() % std::bit_width(width - 1));
+    } else if (rng() % 2 == 0) {
+      w.b.fill(static_cast<uint32_t>(rng() % width));
+    } else {
+      for (auto& b : w.b) b = static_cast<uint32_t>(rng() % width);
+    }
+  }
 }
 
 /// `n` blocks of 256 threads: mostly all arriving, some with an exited tail, a few with a

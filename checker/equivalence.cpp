@@ -1,5 +1,6 @@
 // Equivalence of an implementation with the model, one property per catalog form, compared in
-// Alive2's order: UB first (clause by clause), then who executes, then values where defined.
+// Alive2's order: UB first (clause by clause), then who executes, then the lanes whose d alone is
+// undefined (clause by clause), then values where defined.
 #include "checker/laws.hpp"
 #include "checker/library.hpp"
 
@@ -10,6 +11,15 @@ namespace {
 using laws::implies;
 using laws::instr;
 using laws::ub_of;
+
+/// The lanes whose d the clause (kind UndefinedValue) leaves undefined in `o`; 0 when `o` does not
+/// list it.
+template <class D>
+typename D::W32 loose_d_of(const D& d, const spec::Outcome<D>& o, spec::ClauseId c) {
+  for (const auto& t : o.loose_d)
+    if (t.clause == c) return t.lanes;
+  return d.w32(0);
+}
 
 /// The instruction variants a form admits that change its meaning: `!a`, and for match.all
 /// whether `p` is written.
@@ -54,9 +64,21 @@ void claim_warp_equivalence(E& e, spec::FormId form) {
       }
       e.claim_lanes(name + ": executes",
                     [&](unsigned i) { return got.executes[i] == ref.executes[i]; });
+      for (const auto& t : ref.loose_d)
+        e.claim(name + ": undefined d " + std::string(spec::clause_info(t.clause).key),
+                loose_d_of(d, got, t.clause) == t.lanes);
+      for (const auto& t : got.loose_d) {
+        bool listed = false;
+        for (const auto& r : ref.loose_d) listed = listed || r.clause == t.clause;
+        if (!listed)
+          e.claim(name + ": undefined d " + std::string(spec::clause_info(t.clause).key) +
+                      " (not in the model)",
+                  spec::is_zero(d, t.lanes));
+      }
       const bool has_p = spec::form_info(form).optional_p;
+      // p is pinned down on every defined lane; d only where no clause leaves it open.
       e.claim_lanes(name + ": value", [&](unsigned i) {
-        auto same = got.d[i] == ref.d[i];
+        auto same = implies(d, ref.d_defined(d, i), got.d[i] == ref.d[i]);
         if (has_p) same = same && got.p[i] == ref.p[i];
         return implies(d, ref.defined(d, i), same);
       });

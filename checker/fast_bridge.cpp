@@ -10,8 +10,9 @@ namespace warpspec::checker {
 
 namespace {
 
-/// The lean fast result as the model's outcome: words of lanes become per-lane flags, and the
-/// UB words are labelled with the form's clauses in the model's order.
+/// The lean fast result as the model's outcome: words of lanes become per-lane flags, the UB
+/// words are labelled with the form's clauses in the model's order, and the loose-d word with
+/// the form's clause that leaves d undefined.
 template <class D>
 spec::Outcome<D> outcome_of(const D& d, const spec::Instr& in,
                             const fast::Lanes<D, spec::kWarpSize>& l) {
@@ -19,9 +20,11 @@ spec::Outcome<D> outcome_of(const D& d, const spec::Instr& in,
       l.d,
       spec::lanes_of<spec::kWarpSize>([&](unsigned i) { return d.bit(l.p, i); }),
       spec::lanes_of<spec::kWarpSize>([&](unsigned i) { return d.bit(l.executes, i); }),
+      {},
       {}};
   const auto clauses = fast::ub_clauses(in.form);
   for (std::size_t c = 0; c < clauses.size(); ++c) o.ub.push_back({clauses[c], l.ub[c]});
+  if (const auto loose = fast::loose_d_clause(in.form)) o.loose_d.push_back({*loose, l.loose_d});
   return o;
 }
 

@@ -57,6 +57,14 @@ ShflSource<D> shfl_source(const D& d, Mode mode, unsigned i, const typename D::W
   return {d.ite(ok, j, lane), ok};
 }
 
+/// The 32-bit a of lane `j` (a lane number below W): the copy a shuffle makes.
+template <Domain D, int W>
+typename D::W32 lane_word(const D& d, const WarpState<D, W>& s, const typename D::W32& j) {
+  auto x = d.lo32(s.a[0]);
+  for (unsigned k = 1; k < W; ++k) x = d.ite(j == d.w32(k), d.lo32(s.a[k]), x);
+  return x;
+}
+
 /// PTX ISA 9.7.9.6, shfl.sync. The named lanes meet as for the other warp-synchronous forms (the
 /// same three UB conditions, and vote's sm_6x rule); then each executing lane copies the 32-bit
 /// a of the lane `shfl_source` picks. That copy is undefined, with p still defined, when the lane
@@ -69,12 +77,7 @@ Outcome<D, W> eval_shfl(const D& d, const Instr& in, const WarpState<D, W>& s, b
     return shfl_source(d, mode, i, in.imm_b ? d.w32(*in.imm_b) : s.b[i],
                        in.imm_c ? d.w32(*in.imm_c) : s.c[i]);
   });
-  auto value_of = [&](const typename D::W32& j) {
-    auto x = d.lo32(s.a[0]);
-    for (unsigned k = 1; k < W; ++k) x = d.ite(j == d.w32(k), d.lo32(s.a[k]), x);
-    return x;
-  };
-  auto result = [&](unsigned i) { return value_of(sources[i].lane); };
+  auto result = [&](unsigned i) { return lane_word(d, s, sources[i].lane); };
   auto pred = [&](unsigned i) { return v.executes[i] && sources[i].in_range; };
   Outcome<D, W> out{lanes_of<W>(result), lanes_of<W>(pred), v.executes, {}, {}};
   add_common_ub(d, v, out, kShflUb);

@@ -72,6 +72,12 @@ constexpr Words lane_bits() {
   return t;
 }
 
+constexpr Words lane_numbers() {
+  Words t{};
+  for (unsigned i = 0; i < 32; ++i) t.w[i] = i;
+  return t;
+}
+
 // Dword indexes picking the low (even) or high (odd) halves of 16 qwords.
 constexpr Words half_index(unsigned odd) {
   Words t{};
@@ -117,6 +123,7 @@ constexpr Bytes cross_pick() {
 }
 
 constexpr Words kLaneBits = lane_bits();
+constexpr Words kLaneNumbers = lane_numbers();
 constexpr Words kEven = half_index(0), kOdd = half_index(1);
 constexpr Bytes kGather0 = block_gather(0), kGather1 = block_gather(1);
 constexpr Bytes kScatter0 = block_scatter(0), kScatter1 = block_scatter(1);
@@ -313,6 +320,7 @@ WS_INLINE uint32_t shared_part(const View& v) {
 WS_INLINE void uniform_ub(const View& v, WarpLanes& out) {
   out.executes = v.execs;
   out.p = 0;
+  out.loose_d = 0;
   out.ub[0] = v.execs & ~v.shared;
   out.ub[1] = (v.shared & ~v.exited & ~v.execs) != 0 ? v.execs : 0;
   out.ub[2] = 0;
@@ -364,6 +372,7 @@ WS_INLINE bool walk_groups(const model::Warp& w, const View& v, Groups& g) {
 WS_INLINE void general_ub(const model::Warp& w, const View& v, WarpLanes& out, Groups& g) {
   out.executes = v.execs;
   out.p = 0;
+  out.loose_d = 0;
   out.ub[0] = v.execs & ~test(v.mask, lane_bit_pair());
   out.ub[1] = v.execs & test(v.mask, bcast(~v.exited & ~v.execs));
   const bool clean = (out.ub[0] | out.ub[1]) == 0 && walk_groups(w, v, g);
@@ -605,13 +614,78 @@ WS_KERNEL void activemask(const model::Warp* warps, std::size_t n, WarpLanes* ou
       store(o.d.data(), and_(equal_sets(earlier_equal(site)), bcast(execs)));
     o.executes = execs;
     o.p = 0;
+    o.loose_d = 0;
     o.ub.fill(0);
   }
 }
 
+// `shfl_words` (generic.hpp). Each half computes its 16 lanes' source lanes as `shfl_source`
+// does, op for op: the segment mask is c >> 8, the bound one ternary-logic op, .up compares
+// signed, the others unsigned, and an out-of-range lane reads itself. The copy is one vpermi2d
+// per half over the 32 operands' low words; a copy is undefined where the source lane's bit
+// (vpsllvd, generic `one_hot`) misses the executing lanes the reader's mask names.
+template <spec::Mode M>
+WS_INLINE void shfl(const spec::Instr& in, const model::Warp& w, const View& v, WarpLanes& out) {
+  const Pair b = in.imm_b ? bcast(*in.imm_b) : Pair{load(w.b.data()), load(w.b.data() + 16)};
+  const Pair c = in.imm_c ? bcast(*in.imm_c) : Pair{load(w.c.data()), load(w.c.data() + 16)};
+  Pair a;
+  operand_halves(w, &a, nullptr);
+  const Pair readable = v.uniform ? bcast(v.shared & v.execs) : and_(v.mask, bcast(v.execs));
+  const __m512i k31 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+  constexpr int kAOrBAndC = 0xF8;   // a | (b & c)
+  constexpr int kAXorBAndC = 0x78;  // a ^ (b & c)
+  auto half = [&](__m512i lane, __m512i b, __m512i c, __m512i readable, __mmask16& in_range,
+                  __mmask16& hit) WS_LAMBDA {
+    // `outside`: the five lane bits outside the segment mask, ~c[12:8] & 31.
+    const __m512i outside = _mm512_andnot_si512(_mm512_srli_epi32(c, 8), k31);
+    const __m512i first = _mm512_andnot_si512(outside, lane);
+    const __m512i bound = _mm512_ternarylogic_epi32(first, c, outside, kAOrBAndC);
+    __m512i j;
+    if constexpr (M == spec::Mode::Up) {
+      j = _mm512_sub_epi32(lane, _mm512_and_si512(b, k31));
+      in_range = _mm512_cmpge_epi32_mask(j, bound);
+    } else {
+      if constexpr (M == spec::Mode::Down) j = _mm512_add_epi32(lane, _mm512_and_si512(b, k31));
+      if constexpr (M == spec::Mode::Bfly) j = _mm512_ternarylogic_epi32(lane, b, k31, kAXorBAndC);
+      if constexpr (M == spec::Mode::Idx)
+        j = _mm512_ternarylogic_epi32(first, b, outside, kAOrBAndC);
+      in_range = _mm512_cmple_epu32_mask(j, bound);
+    }
+    const __m512i src = _mm512_mask_mov_epi32(lane, in_range, j);
+    hit = _mm512_test_epi32_mask(_mm512_sllv_epi32(one, src), readable);
+    return _mm512_permutex2var_epi32(a.lo, src, a.hi);
+  };
+  __mmask16 ok_lo, ok_hi, hit_lo, hit_hi;
+  store(out.d.data(), {half(load(kLaneNumbers.w), b.lo, c.lo, readable.lo, ok_lo, hit_lo),
+                       half(load(kLaneNumbers.w + 16), b.hi, c.hi, readable.hi, ok_hi, hit_hi)});
+  out.p = v.execs & join(ok_lo, ok_hi);
+  out.loose_d = v.execs & ~join(hit_lo, hit_hi);
+}
+
 // ---------------------------------------------------------------- batches
 
-enum class Kind { MatchAny, MatchAll, Vote, ReduxInt, ReduxF32, Syncwarp };
+enum class Kind {
+  MatchAny,
+  MatchAll,
+  Vote,
+  ReduxInt,
+  ReduxF32,
+  Syncwarp,
+  ShflUp,
+  ShflDown,
+  ShflBfly,
+  ShflIdx
+};
+
+constexpr bool is_shfl(Kind k) {
+  return k >= Kind::ShflUp;
+}
+constexpr spec::Mode shfl_mode(Kind k) {
+  return k == Kind::ShflUp     ? spec::Mode::Up
+         : k == Kind::ShflDown ? spec::Mode::Down
+         : k == Kind::ShflBfly ? spec::Mode::Bfly
+                               : spec::Mode::Idx;
+}
 
 // `Plain`: no immediate membermask and no sm_6x rules, the common case; the loop then carries
 // no test for either.
@@ -629,7 +703,11 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
       uniform_ub(v, o);
     else
       general_ub(w, v, o, g);
-    if ((o.ub[0] | o.ub[1] | o.ub[2]) != 0) {
+    if constexpr (is_shfl(K)) {
+      // The lanes whose copy is undefined are reported whatever UB fires; they come with the
+      // values, at no extra cost.
+      shfl<shfl_mode(K)>(in, w, v, o);
+    } else if ((o.ub[0] | o.ub[1] | o.ub[2]) != 0) {
       // UB leaves every lane of the instruction undefined: no value is worth computing.
       store(o.d.data(), bcast(0));
     } else {
@@ -645,11 +723,12 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
       if constexpr (K == Kind::ReduxInt) redux_int<O>(w, v, g, o);
       if constexpr (K == Kind::ReduxF32) redux_f32(w, f, v, g, o);
     }
-    if constexpr (!Plain && (K == Kind::Vote || K == Kind::Syncwarp)) {
+    if constexpr (!Plain && (K == Kind::Vote || K == Kind::Syncwarp || is_shfl(K))) {
       if (pre_volta) {
+        // `ub_sm6x_named_converged` for vote and the shuffles.
         const uint32_t all = union_of_masks(v);
         o.ub[3] = not_converged(v, w) |
-                  (K == Kind::Vote ? v.execs & ~all : (all != v.execs ? v.execs : 0));
+                  (K != Kind::Syncwarp ? v.execs & ~all : (all != v.execs ? v.execs : 0));
       }
     }
   }
@@ -696,6 +775,17 @@ Kernel kernel_for(const spec::FormInfo& f) {
       return [](const spec::Instr&, bool, const model::Warp* w, std::size_t n, WarpLanes* o) {
         activemask(w, n, o);
       };
+    case spec::Family::Shfl:
+      switch (f.mode) {
+        case spec::Mode::Up:
+          return run<Kind::ShflUp>;
+        case spec::Mode::Down:
+          return run<Kind::ShflDown>;
+        case spec::Mode::Bfly:
+          return run<Kind::ShflBfly>;
+        default:
+          return run<Kind::ShflIdx>;
+      }
     default:
       return run<Kind::Syncwarp>;
   }

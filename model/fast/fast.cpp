@@ -97,6 +97,7 @@ model::WarpResult to_result(const spec::Instr& in, const WarpLanes& lanes,
     o.ub.push_back({clauses[c], lanes.ub[c]});
     if (lanes.ub[c] != 0) r.ub.push_back({clauses[c], lanes.ub[c]});
   }
+  if (const auto loose = loose_d_clause(in.form)) o.loose_d.push_back({*loose, lanes.loose_d});
   r.availability = std::move(availability);
   return r;
 }

@@ -9,14 +9,18 @@
 // one, and match.all compares each lane with its group's lowest lane.
 //
 // Equivalence with the model is Alive2's order: the same UB clauses on the same lanes, the same
-// executing lanes, and the same d (and p) on every lane the model defines
-// (spec::Outcome::defined). The algorithms here deliver more: the model's d on every executing
-// lane on which no UB clause fires; where one computes a value only on such lanes, it says so.
+// executing lanes, the same lanes whose d alone is left undefined (the shuffles), the same p on
+// every lane the model defines (spec::Outcome::defined) and the same d on every lane whose d it
+// defines (spec::Outcome::d_defined). The algorithms here deliver more: the model's d on every
+// executing lane on which no UB clause fires and no clause leaves d open; where one computes a
+// value only on such lanes, it says so.
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "model/fast/warp_words.hpp"
 #include "spec/redux.hpp"
+#include "spec/shfl.hpp"
 
 namespace warpspec::fast {
 
@@ -28,13 +32,35 @@ constexpr std::span<const spec::ClauseId> ub_clauses(spec::FormId form) {
   return spec::warp_ub_clauses(form);
 }
 
+/// The clause of a warp form that leaves d alone undefined on some lanes (kind UndefinedValue;
+/// the shuffles' source_undefined), or nothing. `Lanes::loose_d` carries its lanes.
+constexpr std::optional<spec::ClauseId> loose_d_clause(spec::FormId form) {
+  for (const auto c : spec::form_info(form).clauses)
+    if (spec::clause_info(c).kind == spec::ClauseKind::UndefinedValue) return c;
+  return std::nullopt;
+}
+
+// `Lanes` holds one word for such a clause: no form may state two.
+static_assert([] {
+  for (const auto& f : spec::kForms) {
+    int n = 0;
+    for (const auto c : f.clauses)
+      n += spec::clause_info(c).kind == spec::ClauseKind::UndefinedValue;
+    if (n > 1) return false;
+  }
+  return true;
+}());
+
 /// The lean result of one warp instruction: everything as words but the per-lane destination.
 template <Domain D, int W>
 struct Lanes {
-  Rows<D, W> d;              ///< destination per lane (0/1 for predicates); see `defined`
-  typename D::W32 p;         ///< match.all's predicate, one bit per lane
+  Rows<D, W> d;              ///< destination per lane (0/1 for predicates); see `d_defined`
+  typename D::W32 p;         ///< match.all's and the shuffles' predicate, one bit per lane
   typename D::W32 executes;  ///< lanes that execute
   std::array<typename D::W32, kMaxUbTerms> ub;  ///< lanes per clause of `ub_clauses(form)`
+  /// Lanes whose d the clause `loose_d_clause(form)` leaves undefined (p stays defined there);
+  /// zero for a form without one.
+  typename D::W32 loose_d;
 
   /// Lanes on which some UB clause fires.
   typename D::W32 ub_lanes() const {
@@ -50,6 +76,9 @@ struct Lanes {
   typename D::W32 defined(const D& d = D{}) const {
     return d.ite(spec::is_zero(d, ub_lanes()), executes, d.w32(0));
   }
+  /// Lanes whose d the spec pins down, as spec::Outcome::d_defined reads it: defined lanes
+  /// outside `loose_d`.
+  typename D::W32 d_defined(const D& d = D{}) const { return defined(d) & ~loose_d; }
 };
 
 // ------------------------------------------------------------------------------- match.sync
@@ -217,6 +246,47 @@ Rows<D, W> activemask_rows(const D& d, const spec::WarpState<D, W>& s, const Lan
   return spec::lanes_of<W>([&](unsigned i) { return site[i] & v.execs; });
 }
 
+// ------------------------------------------------------------------------------- shfl.sync
+
+/// `1 << (x & 31)` without a shift: each of x's five low bits keeps the half of the lanes whose
+/// own index agrees with it in that bit (the kernels' vpsllvd of 1 by the source lane).
+template <Domain D>
+typename D::W32 one_hot(const D& d, const typename D::W32& x) {
+  constexpr uint32_t kOnes[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
+  auto acc = d.w32(0xffffffffu);
+  for (unsigned k = 0; k < 5; ++k)
+    acc = acc & d.ite(d.bit(x, k), d.w32(kOnes[k]), d.w32(~kOnes[k]));
+  return acc;
+}
+
+/// What a shuffle gives: d per lane, p as a word, and the lanes whose d is left undefined.
+template <Domain D, int W>
+struct ShflWords {
+  Rows<D, W> d;
+  typename D::W32 p, loose_d;
+};
+
+/// PTX ISA 9.7.9.6, shfl.sync: each lane reads the low word of a source lane's a. What is per
+/// lane in any reading is the spec's own text: the lane arithmetic (`shfl_source`, which the
+/// kernels compute on 16-lane vectors) and the copy (`lane_word`, one vpermi2d per 16 lanes in
+/// the kernels; both readings being one term, the proof spends nothing on it). The rest is words:
+/// p is the in-range lanes among the executing ones, and d is undefined where the source lane's
+/// bit misses the executing lanes the reader's membermask names.
+template <Domain D, int W>
+ShflWords<D, W> shfl_words(const D& d, const spec::Instr& in, const spec::WarpState<D, W>& s,
+                           const LaneWords<D, W>& v) {
+  const auto mode = spec::form_info(in.form).mode;
+  const auto src = spec::lanes_of<W>([&](unsigned i) {
+    return spec::shfl_source(d, mode, i, in.imm_b ? d.w32(*in.imm_b) : s.b[i],
+                             in.imm_c ? d.w32(*in.imm_c) : s.c[i]);
+  });
+  return {spec::lanes_of<W>([&](unsigned i) { return spec::lane_word(d, s, src[i].lane); }),
+          v.execs & pack_where<D, W>(d, [&](unsigned i) { return src[i].in_range; }),
+          v.execs & pack_where<D, W>(d, [&](unsigned i) {
+            return spec::is_zero(d, one_hot(d, src[i].lane) & v.execs & v.mask[i]);
+          })};
+}
+
 // ------------------------------------------------------------------------------- the forms
 
 /// Evaluates a warp form (any family but the block barriers) on a warp state; `pre_volta`
@@ -235,7 +305,8 @@ Lanes<D, W> evaluate_lanes(const D& d, const spec::Instr& in, const spec::WarpSt
       zero,
       v.execs,
       {rendezvous ? ub_self_not_in_mask(d, v) : zero, rendezvous ? ub_peer_absent(d, v) : zero,
-       rendezvous ? ub_mask_mismatch(d, v) : zero, zero}};
+       rendezvous ? ub_mask_mismatch(d, v) : zero, zero},
+      zero};
   const bool wide = f.a_type == spec::OperandType::B64;
   switch (f.family) {
     case spec::Family::Match:
@@ -249,10 +320,16 @@ Lanes<D, W> evaluate_lanes(const D& d, const spec::Instr& in, const spec::WarpSt
       break;
     case spec::Family::Vote:
       out.d = vote_rows(d, in, s, v);
-      if (pre_volta)
-        out.ub[3] =
-            ub_not_converged(d, v, same_site_rows(d, s)) | (v.execs & ~union_of_masks(d, v));
+      if (pre_volta) out.ub[3] = ub_sm6x_named_converged(d, s, v);
       break;
+    case spec::Family::Shfl: {
+      auto r = shfl_words(d, in, s, v);
+      out.d = r.d;
+      out.p = r.p;
+      out.loose_d = r.loose_d;
+      if (pre_volta) out.ub[3] = ub_sm6x_named_converged(d, s, v);
+      break;
+    }
     case spec::Family::Redux:
       out.d = f.a_type == spec::OperandType::F32 ? redux_f32_rows(d, f, s, v)
                                                  : redux_int_rows(d, f, s, v);
@@ -272,8 +349,9 @@ Lanes<D, W> evaluate_lanes(const D& d, const spec::Instr& in, const spec::WarpSt
 }
 
 /// The equivalence the fast implementation promises, as one formula over the domain (Alive2's
-/// order): every UB clause fires on the same lanes, the same lanes execute, and on every lane the
-/// model defines, d agrees (and p too, for match.all). A proof asserts its negation.
+/// order): every UB clause fires on the same lanes, the same lanes execute, the same lanes have
+/// a d left undefined (shuffles), p agrees on every lane the model defines (match.all and the
+/// shuffles) and d on every lane whose d it defines. A proof asserts its negation.
 template <Domain D, int W>
 typename D::B agrees_with_model(const D& d, const spec::Instr& in, const spec::Outcome<D, W>& model,
                                 const Lanes<D, W>& fast) {
@@ -281,14 +359,14 @@ typename D::B agrees_with_model(const D& d, const spec::Instr& in, const spec::O
   for (std::size_t k = 0; k < kMaxUbTerms; ++k)
     ok = ok &&
          (k < model.ub.size() ? model.ub[k].lanes == fast.ub[k] : spec::is_zero(d, fast.ub[k]));
+  ok = ok && model.loose_d_lanes(d) == fast.loose_d;
   const bool has_p = spec::form_info(in.form).optional_p;
   for (unsigned i = 0; i < W; ++i) {
-    auto same = model.d[i] == fast.d[i];
     if (has_p) {
       const auto p = d.bit(fast.p, i);
-      same = same && ((model.p[i] && p) || (!model.p[i] && !p));
+      ok = ok && (!model.defined(d, i) || (model.p[i] && p) || (!model.p[i] && !p));
     }
-    ok = ok && (!model.defined(d, i) || same);
+    ok = ok && (!model.d_defined(d, i) || model.d[i] == fast.d[i]);
   }
   return ok;
 }

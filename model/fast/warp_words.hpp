@@ -146,4 +146,12 @@ Rows<D, W> same_site_rows(const D& d, const spec::WarpState<D, W>& s) {
   return equal_sets_of<D, W>(d, [&](unsigned i, unsigned j) { return s.site[i] == s.site[j]; });
 }
 
+/// The sm_6x rule vote.sync and shfl.sync state: `ub_not_converged`, and executing lanes that no
+/// executing lane's membermask names.
+template <Domain D, int W>
+typename D::W32 ub_sm6x_named_converged(const D& d, const spec::WarpState<D, W>& s,
+                                        const LaneWords<D, W>& v) {
+  return ub_not_converged(d, v, same_site_rows(d, s)) | (v.execs & ~union_of_masks(d, v));
+}
+
 }  // namespace warpspec::fast

@@ -1,10 +1,12 @@
 // Exhaustive checks at a small warp width. On every 3-lane warp state (each lane executing,
 // exited or elsewhere, with each of the 8 possible membermasks; operands from small pools that hold
-// the corners of each form; call sites for the sm_6x rules) three readings must agree:
+// the corners of each form; call sites for the sm_6x rules; the shuffles' b per lane from small
+// pools that reach every lane, and one past the warp) three readings must agree:
 //   the model (spec::evaluate_warp at width 3),
 //   the fast algorithms' domain-generic text (fast::evaluate_lanes at width 3), and
 //   the AVX-512 kernels, on the same state embedded in 32 lanes whose other lanes have exited.
-// The bit-matrix kernels are then checked against their generic twins on whole 32-lane matrices.
+// The shuffles' lane arithmetic is then checked on whole 32-lane warps, for every b[5:0] and every
+// segment mask and clamp; the bit-matrix kernels against their generic twins on 32-lane matrices.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -14,6 +16,7 @@
 #include "model/fast/avx512.hpp"
 #include "model/fast/generic.hpp"
 #include "spec/semantics.hpp"
+#include "support/agreement.hpp"
 
 namespace warpspec {
 namespace {
@@ -35,7 +38,8 @@ std::string show(const Small& s) {
        << (s.exited[i] ? "exited"
            : s.exec[i] ? "executes"
                        : "elsewhere")
-       << ", mask " << hex(s.mask[i]) << ", a " << hex(s.a[i]) << ", site " << s.site[i] << "\n";
+       << ", mask " << hex(s.mask[i]) << ", a " << hex(s.a[i]) << ", site " << s.site[i] << ", b "
+       << s.b[i] << ", c " << hex(s.c[i]) << "\n";
   return os.str();
 }
 
@@ -47,9 +51,14 @@ std::string against_model(const spec::Outcome<C, kW>& ref, const fast::Lanes<C, 
              hex(ref.ub[k].lanes) + ", fast " + hex(got.ub[k]);
   const uint32_t execs = fast::pack<C, kW>(C{}, ref.executes);
   if (execs != got.executes) return "executing lanes differ";
-  for (unsigned i = 0; i < kW; ++i)
-    if (ref.defined(C{}, i) && (ref.d[i] != got.d[i] || ref.p[i] != ((got.p >> i & 1u) != 0)))
+  if (ref.loose_d_lanes(C{}) != got.loose_d)
+    return "undefined d: model " + hex(ref.loose_d_lanes(C{})) + ", fast " + hex(got.loose_d);
+  for (unsigned i = 0; i < kW; ++i) {
+    if (ref.d_defined(C{}, i) && ref.d[i] != got.d[i])
       return "lane " + std::to_string(i) + ": model d " + hex(ref.d[i]) + ", fast " + hex(got.d[i]);
+    if (ref.defined(C{}, i) && ref.p[i] != ((got.p >> i & 1u) != 0))
+      return "lane " + std::to_string(i) + ": p differs";
+  }
   return {};
 }
 
@@ -60,10 +69,16 @@ std::string against_twin(const fast::Lanes<C, kW>& twin, const fast::WarpLanes& 
     return "UB lanes differ: kernels " + hex(simd.ub[0]) + "/" + hex(simd.ub[1]) + "/" +
            hex(simd.ub[2]) + "/" + hex(simd.ub[3]);
   if (simd.executes != twin.executes) return "executing lanes differ";
-  for (unsigned i = 0; i < kW; ++i)
-    if ((twin.defined(C{}) >> i & 1u) && (twin.d[i] != simd.d[i] || ((twin.p ^ simd.p) >> i & 1u)))
+  // Lanes 3-31 of the embedding have exited: none executes, so none has a d left open.
+  if (simd.loose_d != twin.loose_d)
+    return "undefined d: generic " + hex(twin.loose_d) + ", kernels " + hex(simd.loose_d);
+  for (unsigned i = 0; i < kW; ++i) {
+    if ((twin.d_defined(C{}) >> i & 1u) && twin.d[i] != simd.d[i])
       return "lane " + std::to_string(i) + ": generic d " + hex(twin.d[i]) + ", kernels " +
              hex(simd.d[i]);
+    if ((twin.defined(C{}) >> i & 1u) && ((twin.p ^ simd.p) >> i & 1u))
+      return "lane " + std::to_string(i) + ": p differs";
+  }
   return {};
 }
 
@@ -76,38 +91,50 @@ model::Warp embed(const Small& s) {
     w.mask[i] = in ? s.mask[i] : 0;
     w.a[i] = in ? s.a[i] : 0;
     w.site[i] = in ? s.site[i] : 0;
+    w.b[i] = in ? s.b[i] : 0;
+    w.c[i] = in ? s.c[i] : 0;
   }
   return w;
 }
 
-// One exhaustive pass: a form's operand choices, a target rule, and an operand pool.
+// One exhaustive pass: a form's operand choices, a target rule, an operand pool, and for the
+// shuffles a pool of b per lane and one c for the warp.
 struct Pass {
   spec::Instr in;
   bool pre_volta = false;
   std::vector<uint64_t> pool{0};
+  std::vector<uint32_t> b_pool{0};
+  uint32_t c = 0;
+  bool tag_lanes = false;  // give each lane's operand its lane number, so that copies show
 };
 
 // Visits every state of the pass: 27 status choices x 512 mask choices (1 with an immediate
-// mask) x pool^3 operands x 8 site patterns (1 unless sm_6x rules apply).
+// mask) x pool^3 operands x b_pool^3 shuffle offsets x 8 site patterns (1 unless sm_6x rules
+// apply).
 template <class F>
 void for_each_state(const Pass& p, F&& f) {
   const int masks = p.in.imm_mask ? 1 : 512, sites = p.pre_volta ? 8 : 1;
-  const auto n = static_cast<int>(p.pool.size());
+  const auto n = static_cast<int>(p.pool.size()), nb = static_cast<int>(p.b_pool.size());
   Small s{};
+  s.c.fill(p.c);
   for (int st = 0; st < 27; ++st)
     for (int mk = 0; mk < masks; ++mk)
       for (int v = 0; v < n * n * n; ++v)
-        for (int si = 0; si < sites; ++si) {
-          for (unsigned i = 0, st_i = static_cast<unsigned>(st), v_i = static_cast<unsigned>(v);
-               i < kW; ++i, st_i /= 3, v_i /= static_cast<unsigned>(n)) {
-            s.exec[i] = st_i % 3 == 0;
-            s.exited[i] = st_i % 3 == 1;
-            s.mask[i] = (static_cast<unsigned>(mk) >> (3 * i)) & 7u;
-            s.a[i] = p.pool[v_i % static_cast<unsigned>(n)];
-            s.site[i] = (static_cast<unsigned>(si) >> i) & 1u;
+        for (int bv = 0; bv < nb * nb * nb; ++bv)
+          for (int si = 0; si < sites; ++si) {
+            for (unsigned i = 0, st_i = static_cast<unsigned>(st), v_i = static_cast<unsigned>(v),
+                          b_i = static_cast<unsigned>(bv);
+                 i < kW; ++i, st_i /= 3, v_i /= static_cast<unsigned>(n),
+                          b_i /= static_cast<unsigned>(nb)) {
+              s.exec[i] = st_i % 3 == 0;
+              s.exited[i] = st_i % 3 == 1;
+              s.mask[i] = (static_cast<unsigned>(mk) >> (3 * i)) & 7u;
+              s.a[i] = p.pool[v_i % static_cast<unsigned>(n)] ^ (p.tag_lanes ? 0x10u << i : 0u);
+              s.site[i] = (static_cast<unsigned>(si) >> i) & 1u;
+              s.b[i] = p.b_pool[b_i % static_cast<unsigned>(nb)];
+            }
+            f(s);
           }
-          f(s);
-        }
 }
 
 // Runs a pass; returns the number of states checked.
@@ -133,7 +160,9 @@ long exhaust(const Pass& p) {
       ++failures;
       ADD_FAILURE() << spec::form_info(p.in.form).name << (p.in.negate ? " !a" : "")
                     << (p.pre_volta ? " sm_6x" : "")
-                    << (p.in.imm_mask ? " imm " + hex(*p.in.imm_mask) : "") << ": " << why << "\n"
+                    << (p.in.imm_mask ? " imm " + hex(*p.in.imm_mask) : "")
+                    << (p.in.imm_b ? " b " + hex(*p.in.imm_b) : "")
+                    << (p.in.imm_c ? " c " + hex(*p.in.imm_c) : "") << ": " << why << "\n"
                     << show(s);
     }
   });
@@ -193,6 +222,85 @@ TEST(EveryThreeLaneWarp, f32_redux_agrees_across_model_generic_text_and_kernels)
   exhaust_forms(forms, {0xbf800000u, 0x3f800000u, 0x7f800000u});  // -1.0, +1.0, +inf
 }
 
+TEST(EveryThreeLaneWarp, shuffles_agree_across_model_generic_text_and_kernels) {
+  // b per lane reaches each lane and, at 3, one past the warp; the two c of each mode move the
+  // bound (c = 0x102: segment mask 1, clamp 2). Operands differ in their high halves too.
+  long states = 0;
+  const std::vector<uint32_t> offsets{0, 1, 3};
+  for (const auto form : {F::ShflUp, F::ShflDown, F::ShflBfly, F::ShflIdx}) {
+    const bool up = form == F::ShflUp;
+    const uint32_t c0 = up ? 0x0u : 0x1fu, c1 = up ? 0x1u : 0x102u;
+    spec::Instr in;
+    in.form = form;
+    const std::vector<uint64_t> pool{uint64_t{0xa} << 32};
+    states += exhaust({in, false, pool, offsets, c0, true});
+    states += exhaust({in, false, pool, offsets, c1, true});
+    states += exhaust({in, true, pool, {1}, c0, true});
+    auto imm = in;
+    imm.imm_mask = 5u;
+    states += exhaust({imm, false, pool, offsets, c1, true});
+    imm.imm_mask = 7u;
+    imm.imm_b = 2u;
+    imm.imm_c = c1;
+    states += exhaust({imm, true, pool, {0}, c0, true});
+  }
+  testing::Test::RecordProperty("states", std::to_string(states));
+}
+
+// On whole warps, every b[5:0] with every segment mask c[12:8] and clamp c[4:0] (bits around
+// them set in one sweep, to be ignored), in the registers and as immediates: the model, the
+// generic text and the kernels agree on a converged warp and on one whose holes (inactive lanes
+// outside the mask, exited lanes inside it) leave some copies undefined.
+TEST(EveryShuffleOperand, agrees_across_model_generic_text_and_kernels_on_whole_warps) {
+  const bool kernels = fast::isa_supported(fast::Isa::Avx512);
+  std::array<model::Warp, 2> warps{model::make_warp(), model::make_warp()};
+  uint32_t execs = 0, exited = 0;
+  for (unsigned i = 0; i < 32; ++i) {
+    for (auto& w : warps) w.a[i] = uint64_t{0x5a00u + i} | uint64_t{i} << 40;
+    if (i % 5 == 3) model::set_status(warps[1], i, model::LaneStatus::Inactive);
+    if (i % 7 == 6) model::set_status(warps[1], i, model::LaneStatus::Exited);
+    execs |= uint32_t{warps[1].exec[i] && !warps[1].exited[i]} << i;
+    exited |= uint32_t{warps[1].exited[i]} << i;
+  }
+  warps[1].mask.fill(execs | exited);
+  long cases = 0;
+  int failures = 0;
+  for (const auto form : {F::ShflUp, F::ShflDown, F::ShflBfly, F::ShflIdx})
+    for (uint32_t b = 0; b < 64; ++b)
+      for (uint32_t sc = 0; sc < 1024; ++sc)
+        for (unsigned k = 0; k < warps.size(); ++k) {
+          const bool junk = (sc + b) % 3 == 0, imm = (sc + b) % 2 == 0;
+          const uint32_t c = (sc & 0x3e0u) << 3 | (sc & 0x1fu) | (junk ? 0xffffe0e0u : 0u);
+          const uint32_t bb = b | (junk ? 0xffffffc0u : 0u);
+          spec::Instr in;
+          in.form = form;
+          model::Warp w = warps[k];
+          if (imm) {
+            in.imm_b = bb;
+            in.imm_c = c;
+          } else {
+            w.b.fill(bb);
+            w.c.fill(c);
+          }
+          ++cases;
+          const auto ref = model::evaluate(in, w);
+          std::string why = test::disagreement(ref, fast::evaluate(in, w));
+          fast::WarpLanes lanes;
+          if (why.empty()) {
+            lanes = fast::evaluate_lanes(C{}, in, w, false);
+            why = test::disagreement(ref, fast::to_result(in, lanes, ref.availability));
+          }
+          if (why.empty() && kernels) {
+            fast::avx512::evaluate(in, false, &w, 1, &lanes);
+            why = test::disagreement(ref, fast::to_result(in, lanes, ref.availability));
+          }
+          if (!why.empty() && ++failures <= 3)
+            ADD_FAILURE() << spec::form_info(form).name << " b " << hex(bb) << " c " << hex(c)
+                          << (imm ? " (immediates)" : "") << " on warp " << k << ": " << why;
+        }
+  testing::Test::RecordProperty("cases", std::to_string(cases));
+}
+
 // ------------------------------------------------------------------------------- the relation
 
 TEST(Equivalence, only_values_on_undefined_lanes_are_free) {
@@ -229,6 +337,46 @@ TEST(Equivalence, only_values_on_undefined_lanes_are_free) {
   other = fast;
   other.ub[2] = 0;  // but the finding must be there
   EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+}
+
+TEST(Equivalence, a_shuffle_pins_p_and_its_undefined_d_lanes_down) {
+  spec::Instr in;
+  in.form = spec::FormId::ShflIdx;
+  // Every lane reads lane 2 (b = 2, c = 0x1f), which is elsewhere and outside the membermask
+  // 0b011: no UB, every lane defined, p set, d undefined on lanes 0 and 1.
+  Small s{};
+  s.exec = {true, true, false};
+  s.mask = {3u, 3u, 0u};
+  s.a = {0x10, 0x20, 0x30};
+  s.b.fill(2u);
+  s.c.fill(0x1fu);
+  const auto ref = spec::evaluate_warp(C{}, in, s, false);
+  const auto fast = fast::evaluate_lanes(C{}, in, s, false);
+  ASSERT_TRUE(ref.defined(C{}, 0) && ref.defined(C{}, 1) && ref.p[0] && ref.p[1]);
+  ASSERT_EQ(ref.loose_d_lanes(C{}), 3u);
+  ASSERT_FALSE(ref.d_defined(C{}, 0));
+  EXPECT_TRUE(fast::agrees_with_model(C{}, in, ref, fast));
+  auto other = fast;
+  other.d[0] ^= 1u;  // a d the spec leaves open may hold anything
+  EXPECT_TRUE(fast::agrees_with_model(C{}, in, ref, other));
+  other = fast;
+  other.p ^= 1u;  // but p is pinned down there
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+  other = fast;
+  other.loose_d = 1u;  // and so is the set of lanes whose d is open, either way
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+  other.loose_d = 7u;
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref, other));
+
+  // Lane 1 now reads lane 0 (b = 0 for it): its d is pinned down.
+  s.b[1] = 0u;
+  const auto ref1 = spec::evaluate_warp(C{}, in, s, false);
+  const auto fast1 = fast::evaluate_lanes(C{}, in, s, false);
+  ASSERT_TRUE(ref1.d_defined(C{}, 1) && !ref1.d_defined(C{}, 0));
+  EXPECT_TRUE(fast::agrees_with_model(C{}, in, ref1, fast1));
+  other = fast1;
+  other.d[1] ^= 1u;
+  EXPECT_FALSE(fast::agrees_with_model(C{}, in, ref1, other));
 }
 
 // ------------------------------------------------------------------------------- the group walk

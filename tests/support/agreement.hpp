@@ -1,7 +1,8 @@
 #pragma once
 // Whether a second implementation agrees with the model, in Alive2's order: first the same
-// undefined behaviour (clause and lanes), then the same executing lanes, then the same values on
-// the lanes whose result is defined. Values on other lanes are free.
+// undefined behaviour (clause and lanes), then the same executing lanes and the same lanes whose
+// d alone is undefined (clause and lanes), then the same values on the lanes whose result is
+// defined (d only where it is not left undefined). Values on other lanes are free.
 #include <sstream>
 #include <string>
 
@@ -28,12 +29,21 @@ inline std::string disagreement(const model::WarpResult& ref, const model::WarpR
       return "UB finding " + std::to_string(k) + ": model says " + show(ref.ub, k) +
              ", the other says " + show(other.ub, k);
   }
+  const auto loose = [](const model::WarpResult& r) {
+    std::string s;
+    for (const auto& t : r.outcome.loose_d)
+      s += std::string(spec::clause_info(t.clause).key) + " on lanes " +
+           model::format_lanes(t.lanes) + "; ";
+    return s;
+  };
+  if (loose(ref) != loose(other))
+    return "undefined d: model says " + loose(ref) + "the other says " + loose(other);
   const bool has_p = spec::form_info(ref.instr.form).optional_p;
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     if (ref.outcome.executes[i] != other.outcome.executes[i])
       os << "lane " << i << ": executes " << ref.outcome.executes[i] << " vs "
          << other.outcome.executes[i] << "\n";
-    else if (ref.defined(i) && ref.outcome.d[i] != other.outcome.d[i])
+    else if (ref.d_defined(i) && ref.outcome.d[i] != other.outcome.d[i])
       os << "lane " << i << ": d = 0x" << std::hex << ref.outcome.d[i] << " (model) vs 0x"
          << other.outcome.d[i] << std::dec << "\n";
     else if (ref.defined(i) && has_p && ref.outcome.p[i] != other.outcome.p[i])

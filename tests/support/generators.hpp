@@ -242,6 +242,51 @@ inline Gen<model::Warp> warp(spec::OperandType t, bool tidy = false) {
   });
 }
 
+/// A shuffle's b: the lane offsets and indexes programs use (0-31), the same with bits above
+/// b[4:0] set (ignored), and any word.
+inline Gen<uint32_t> shfl_b() {
+  return rc::gen::weightedOneOf<uint32_t>(
+      {{4, rc::gen::element<uint32_t>(0u, 1u, 2u, 4u, 8u, 16u, 31u)},
+       {3, rc::gen::inRange<uint32_t>(0u, 64u)},
+       {1, rc::gen::element<uint32_t>(0x20u, 0x3fu, 0x80000001u, 0xffffffe0u, 0xffffffffu)},
+       {1, rc::gen::arbitrary<uint32_t>()}});
+}
+
+/// A shuffle's c: the widths of __shfl_*_sync (segment mask 32 - width at c[12:8], clamp 0
+/// for .up and 31 otherwise), any segment mask with any clamp (holed ones included), the
+/// same with bits outside c[12:8] and c[4:0] set (ignored), and any word.
+inline Gen<uint32_t> shfl_c() {
+  return rc::gen::weightedOneOf<uint32_t>(
+      {{3, rc::gen::exec([] {
+          const uint32_t width = uint32_t{1} << *rc::gen::inRange(0, 6);
+          return (32 - width) << 8 | (*rc::gen::arbitrary<bool>() ? 0x1fu : 0u);
+        })},
+       {3, rc::gen::exec([] {
+          return *rc::gen::inRange<uint32_t>(0u, 32u) << 8 | *rc::gen::inRange<uint32_t>(0u, 32u);
+        })},
+       {1, rc::gen::exec([] {
+          const uint32_t junk = *rc::gen::arbitrary<uint32_t>() & ~0x1f1fu;
+          return junk | *rc::gen::inRange<uint32_t>(0u, 32u) << 8 |
+                 *rc::gen::inRange<uint32_t>(0u, 32u);
+        })},
+       {1, rc::gen::arbitrary<uint32_t>()}});
+}
+
+/// Fills a shuffle's per-lane b and c: mostly one value for the warp, as programs pass them;
+/// else b per lane (the indexes of a gather), or both per lane.
+inline void shfl_operands(model::Warp& w) {
+  const int shape = *rc::gen::weightedElement<int>({{3, 0}, {2, 1}, {1, 2}});
+  const uint32_t b = *shfl_b(), c = *shfl_c();
+  const auto bs = shape >= 1 ? *rc::gen::container<std::vector<uint32_t>>(32, shfl_b())
+                             : std::vector<uint32_t>(32, b);
+  const auto cs = shape == 2 ? *rc::gen::container<std::vector<uint32_t>>(32, shfl_c())
+                             : std::vector<uint32_t>(32, c);
+  for (unsigned i = 0; i < 32; ++i) {
+    w.b[i] = bs[i];
+    w.c[i] = cs[i];
+  }
+}
+
 /// Targets: mostly sm_90, also sm_6x (convergence rules), sm_70/80, and the sm_100 a/f targets
 /// of the .f32 reductions.
 inline Gen<spec::Target> target() {
@@ -276,14 +321,20 @@ inline Gen<spec::Instr> instr(spec::FormId f, bool no_immediate = false) {
     if (!no_immediate && info.family != spec::Family::CtaBarrier &&
         *rc::gen::weightedElement<bool>({{7, false}, {1, true}}))
       in.imm_mask = *lane_mask();
+    if (spec::has_operands_bc(f)) {  // b and c written as immediates, as often as not
+      if (*rc::gen::arbitrary<bool>()) in.imm_b = *shfl_b();
+      if (*rc::gen::arbitrary<bool>()) in.imm_c = *shfl_c();
+    }
     return in;
   });
 }
 
-/// A case of warp form `f`.
+/// A case of warp form `f` (with b and c for the shuffles).
 inline Gen<WarpCase> warp_case(spec::FormId f) {
   return rc::gen::exec([f] {
-    return WarpCase{*instr(f), *warp(spec::form_info(f).a_type), *target(), *ptx()};
+    WarpCase c{*instr(f), *warp(spec::form_info(f).a_type), *target(), *ptx()};
+    if (spec::has_operands_bc(f)) shfl_operands(c.warp);
+    return c;
   });
 }
 
@@ -292,8 +343,9 @@ inline Gen<WarpCase> warp_case(spec::FormId f) {
 inline Gen<WarpCase> law_case(spec::FormId f) {
   return rc::gen::weightedOneOf<WarpCase>(
       {{3, rc::gen::exec([f] {
-          return WarpCase{*instr(f, true), *warp(spec::form_info(f).a_type, true), *target(),
-                          *ptx()};
+          WarpCase c{*instr(f, true), *warp(spec::form_info(f).a_type, true), *target(), *ptx()};
+          if (spec::has_operands_bc(f)) shfl_operands(c.warp);
+          return c;
         })},
        {1, warp_case(f)}});
 }

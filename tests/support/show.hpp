@@ -17,6 +17,8 @@ inline std::string describe(const spec::Instr& in, spec::Target target, spec::Pt
   os << spec::form_info(in.form).name;
   if (in.negate) os << " with !a";
   if (in.imm_mask) os << ", membermask " << model::format_lanes(*in.imm_mask) << " (immediate)";
+  if (in.imm_b) os << ", b " << *in.imm_b << " (immediate)";
+  if (in.imm_c) os << ", c 0x" << std::hex << *in.imm_c << std::dec << " (immediate)";
   os << ", on " << spec::to_string(target) << ", PTX ISA " << spec::to_string(ptx);
   return os.str();
 }
