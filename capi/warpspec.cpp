@@ -352,11 +352,12 @@ ws_status ws_step_warp(const ws_instr* in, const ws_warp_state* s, const uint32_
     }
     // The common case, agreement, is decided on the lean answer; a departure is then judged
     // as `check` judges it.
-    const uint32_t defined = lanes.defined();
+    const uint32_t defined = lanes.defined(), d_defined = lanes.d_defined();
     bool agree = !hang;
     for (uint32_t m = defined; m && agree; m &= m - 1) {
       const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-      agree = (!present || present[i]) && (!in->writes_d || d[i] == lanes.d[i]) &&
+      const bool d_pinned = ((d_defined >> i) & 1u) != 0;
+      agree = (!present || present[i]) && (!in->writes_d || !d_pinned || d[i] == lanes.d[i]) &&
               (!in->parsed.instr.write_p || (p[i] != 0) == (((lanes.p >> i) & 1u) != 0));
     }
     if (agree) return WS_OK;

@@ -11,7 +11,7 @@ namespace {
 
 bool same_warp(const model::Warp& a, const model::Warp& b) {
   return a.exec == b.exec && a.exited == b.exited && a.mask == b.mask && a.a == b.a &&
-         a.site == b.site;
+         a.site == b.site && a.b == b.b && a.c == b.c;
 }
 
 bool same_cta(const model::Cta& a, const model::Cta& b) {
@@ -24,8 +24,11 @@ std::string cell(const WarpRecord& r, unsigned i) {
   const auto& o = r.outcome;
   if (!o.executes[i]) return "-";
   const auto& f = spec::form_info(r.instr.form);
-  std::string v =
-      f.d_type == spec::ResultType::None ? "ok" : model::format_result(o.d[i], f.d_type);
+  // A d the spec leaves open (a shuffle reading a lane that is not there) shows as "?".
+  const bool open = o.defined(model::Concrete{}, i) && !o.d_defined(model::Concrete{}, i);
+  std::string v = f.d_type == spec::ResultType::None ? "ok"
+                  : open                              ? "?"
+                                                      : model::format_result(o.d[i], f.d_type);
   if (f.optional_p) v += " p=" + std::to_string(o.p[i] ? 1 : 0);
   const uint32_t ub = o.ub_lanes(model::Concrete{});
   if ((ub >> i) & 1u) v += " UB";
@@ -97,9 +100,12 @@ std::string format_replay(const Env<model::Concrete>& env) {
       if (const auto s2 = model::form_syntax(r->instr.form);
           !s2.none && (syn.none || s2.bits > syn.bits))
         syn = s2;
+    bool bc = false;  // a shuffle reads b and c too
+    for (const auto* r : grp.records) bc = bc || spec::has_operands_bc(r->instr.form);
     std::vector<std::string> head{"status", "mask"};
     if (!syn.none) head.push_back("a");
     if (sites) head.push_back("site");
+    if (bc) head.insert(head.end(), {"b", "c"});
     for (const auto* r : grp.records)
       head.push_back((r->label == "model" ? "" : r->label + ": ") +
                      instr_text(r->instr, r->pre_volta));
@@ -108,6 +114,12 @@ std::string format_replay(const Env<model::Concrete>& env) {
       std::vector<std::string> row{status_text(w, i), model::format_hex(w.mask[i], 32)};
       if (!syn.none) row.push_back(model::format_operand(w.a[i], syn));
       if (sites) row.push_back(std::to_string(w.site[i]));
+      if (bc) {
+        // An immediate b or c in the instruction is what the lane reads.
+        const auto& in = grp.records.front()->instr;
+        row.push_back(std::to_string(in.imm_b.value_or(w.b[i])));
+        row.push_back(model::format_hex(in.imm_c.value_or(w.c[i]), 32));
+      }
       for (const auto* r : grp.records) row.push_back(cell(*r, i));
       rows.push_back(std::move(row));
     }
@@ -167,7 +179,9 @@ nlohmann::json replay_json(const Env<model::Concrete>& env) {
                        {"status", status_text(grp.state, i)},
                        {"mask", model::format_hex(grp.state.mask[i], 32)},
                        {"a", model::format_hex(grp.state.a[i], 64)},
-                       {"site", grp.state.site[i]}});
+                       {"site", grp.state.site[i]},
+                       {"b", model::format_hex(grp.state.b[i], 32)},
+                       {"c", model::format_hex(grp.state.c[i], 32)}});
     nlohmann::json evals = nlohmann::json::array();
     for (const auto* r : grp.records) {
       nlohmann::json d = nlohmann::json::array(), p = nlohmann::json::array(),

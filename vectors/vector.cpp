@@ -96,7 +96,7 @@ std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval
 // fires.
 void from_lanes(spec::FormId form, const fast::WarpLanes& l, Expected& e) {
   constexpr unsigned n = spec::kWarpSize;
-  const uint32_t defined = l.defined();
+  const uint32_t defined = l.defined(), d_defined = l.d_defined();
   e.d.assign(l.d.begin(), l.d.end());
   e.p.resize(n);
   e.executes.resize(n);
@@ -104,7 +104,8 @@ void from_lanes(spec::FormId form, const fast::WarpLanes& l, Expected& e) {
   bits_to_flags(&l.p, n, e.p.data());
   bits_to_flags(&l.executes, n, e.executes.data());
   bits_to_flags(&defined, n, e.defined.data());
-  e.d_defined = e.defined;
+  e.d_defined.resize(n);
+  bits_to_flags(&d_defined, n, e.d_defined.data());
   const auto clauses = fast::ub_clauses(form);
   std::size_t u = 0;
   for (std::size_t c = 0; c < clauses.size(); ++c) {
@@ -166,10 +167,6 @@ void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
   // The lean answers (fast.hpp), read as fast::evaluate and fast::evaluate_cta read them, without
   // building the model's result types for every round.
   const auto& in = v.instr.instr;
-  if (spec::form_info(in.form).family == spec::Family::Shfl) {  // no fast kernel yet
-    out = expected(v, target, ptx);
-    return;
-  }
   out.resize(v.rounds.size());
   for (std::size_t k = 0; k < v.rounds.size(); ++k) {
     const auto& r = v.rounds[k];
