@@ -83,7 +83,12 @@ z3::expr warp_kill(const Z3Domain& d, const spec::Instr& in, const spec::Outcome
   std::vector<z3::expr> differs{o.ub};
   for (unsigned i = 0; i < kWarpSize; ++i) {
     auto diff = d.lit(false);
-    if (check_d) diff = diff || o.d[i] != ref.d[i];
+    // d departs only where the specification pins it (a shuffle may leave it open); a form
+    // without such a clause keeps the plain comparison, and its queries stay as they were.
+    if (check_d)
+      diff = diff || (ref.loose_d.empty()
+                          ? o.d[i] != ref.d[i]
+                          : !d.bit(ref.loose_d_lanes(d), i) && o.d[i] != ref.d[i]);
     if (in.write_p) diff = diff || o.p[i] != ref.p[i];
     differs.push_back(ref.executes[i] && diff);
   }
