@@ -108,7 +108,8 @@ bool zero_never_matters(const spec::ParsedInstr& in) {
 }
 
 // A shuffle's lane arithmetic with one thing read otherwise: which bits of b and c count, the
-// bound, the mode, what out of range gives, p, and how the value travels.
+// bound, the mode, what out of range gives, p, and how the value travels. (A segment mask read
+// one bit wider, c[13:8], is no change: lanes and the clamp have five bits.)
 struct ShflRule {
   const char* text;
   ClauseId clause;
@@ -133,7 +134,6 @@ const ShflRule kShflRules[] = {
     {"b read whole instead of its low five bits", C::ShflSourceLane, 0xffffffffu},
     {"b read as its low six bits", C::ShflSourceLane, 0x3f},
     {"the clamp read as c[5:0]", C::ShflBound, 0x1f, 0, 6},
-    {"the segment mask read as c[13:8]", C::ShflBound, 0x1f, 0, 5, 8, 6},
     {"the segment mask read as c[11:7]", C::ShflBound, 0x1f, 0, 5, 7, 5},
     {"the segment mask read as c[11:8]", C::ShflBound, 0x1f, 0, 5, 8, 4},
     {"the clamp and the segment mask swapped", C::ShflBound, 0x1f, 8, 5, 0, 5},
@@ -243,6 +243,9 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
       const auto& r = kShflRules[k];
       if (r.mode == int(f.mode)) continue;                    // no change
       if (r.up_unsigned && f.mode != Mode::Up) continue;      // .up alone subtracts
+      // Only .bfly can reach a lower segment: .up stays at or above the segment's first lane,
+      // .down and .idx within it.
+      if (r.within_segment && f.mode != Mode::Bfly) continue;
       out.push_back({Change::ShflRule, static_cast<int>(k), r.clause, r.text});
     }
     return out;

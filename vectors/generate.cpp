@@ -88,6 +88,11 @@ void draw_shuffle_operands(const spec::ParsedInstr& in, model::Warp& w, std::mt1
   if (coin(rng, 0.5))
     for (unsigned i = 0; i < 32; ++i)
       w.a[i] = coin(rng, 0.5) ? (0x100u * i + 0x1000u) : static_cast<uint32_t>(rng());
+  // A value moved through a float register would change: signalling and quiet NaNs with
+  // payloads, -0.0, a subnormal.
+  if (coin(rng, 0.2))
+    for (uint32_t x : {0x7f800001u, 0xff800003u, 0x7fc00005u, 0x80000000u, 0x00000003u})
+      w.a[rng() % 32] = x;
   const bool up = spec::form_info(in.instr.form).mode == spec::Mode::Up;
   const auto b_pool = [&] {
     return std::vector<uint32_t>{0,  1,  2,  3,  4,  7,  8,          15,

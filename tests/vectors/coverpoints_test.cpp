@@ -677,11 +677,15 @@ TEST(Coverpoints, EveryUnreachableCoverpointSaysWhy) {
       }
     }
   EXPECT_GT(unreachable, 0u);
-  // Nothing is unreachable on sm_90: every listed coverpoint counts there.
+  // Nothing else is unreachable on sm_90: every listed coverpoint counts there, but for the
+  // shuffles' call-site split (keeping call sites apart leaves a shuffle's d open, changing
+  // nothing a check compares).
   for (const auto& f : spec::kForms) {
     if (f.a_type == spec::OperandType::F32) continue;
     for (const auto& c : coverpoints_of(f.id, kSm90))
-      EXPECT_TRUE(c.unreachable.empty()) << f.name << " " << coverpoint_info(c.id).key;
+      EXPECT_EQ(c.unreachable.empty(),
+                !(f.family == spec::Family::Shfl && c.id == CoverpointId::SeqCallSiteSplit))
+          << f.name << " " << coverpoint_info(c.id).key;
   }
 }
 
