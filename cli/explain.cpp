@@ -56,7 +56,10 @@ int run_explain(const std::string& text, const std::string& target_text,
             << "  operand:   " << spec::operand_type_name(f.a_type)
             << (f.negatable ? " (may be negated with !)" : "") << "\n"
             << "  result:    " << spec::result_type_name(f.d_type)
-            << (f.optional_p ? ", optional predicate p; '_' may replace d or p" : "") << "\n"
+            << (!f.optional_p                    ? ""
+                : f.family == spec::Family::Shfl ? ", optional predicate p (d|p; '_' may replace p)"
+                                                 : ", optional predicate p; '_' may replace d or p")
+            << "\n"
             << "  requires:  " << spec::describe(f.avail) << "\n"
             << "  on " << spec::to_string(target) << " with PTX ISA " << spec::to_string(ptx)
             << ": " << (verdict.available ? "available" : "NOT available (" + verdict.reason + ")")
@@ -70,7 +73,12 @@ int run_explain(const std::string& text, const std::string& target_text,
   std::cout << "Clauses:\n";
   for (auto id : f.clauses) {
     const auto& c = spec::clause_info(id);
-    std::cout << "  " << (c.kind == spec::ClauseKind::Undefined ? "[UB] " : "     ") << c.key
+    // [UB]: the instruction is undefined; [d?]: d alone is left open, the rest stays defined.
+    std::cout << "  "
+              << (c.kind == spec::ClauseKind::Undefined        ? "[UB] "
+                  : c.kind == spec::ClauseKind::UndefinedValue ? "[d?] "
+                                                               : "     ")
+              << c.key
               << "\n"
               << "        " << c.text << "\n        source: " << c.source << "\n";
   }
