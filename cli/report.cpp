@@ -180,13 +180,15 @@ bool property_library(unsigned timeout_ms) {
 #endif
 
 int run_report(const std::string& corpus, const std::string& suites, unsigned timeout_ms) {
-  int semantic = 0, undefined = 0;
+  int semantic = 0, undefined = 0, loose = 0;
   for (const auto& c : spec::kClauses)
-    (c.kind == spec::ClauseKind::Semantic ? semantic : undefined)++;
+    (c.kind == spec::ClauseKind::Semantic    ? semantic
+     : c.kind == spec::ClauseKind::Undefined ? undefined
+                                             : loose)++;
   std::cout << "warpspec verification report\n"
             << "Catalog: " << spec::kFormCount << " instruction forms, " << spec::kClauseCount
-            << " clauses (" << semantic << " semantic, " << undefined
-            << " undefined-behaviour).\n\n";
+            << " clauses (" << semantic << " semantic, " << undefined << " undefined-behaviour, "
+            << loose << " undefined-value).\n\n";
   bool ok = worked_example();
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
   ok = hardware_corpus(corpus) && ok;

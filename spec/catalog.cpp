@@ -69,6 +69,8 @@ std::string_view family_name(Family f) {
       return "block barrier";
     case Family::Activemask:
       return "active mask";
+    case Family::Shfl:
+      return "shuffle";
   }
   return "?";
 }
@@ -114,7 +116,15 @@ std::string_view result_type_name(ResultType t) {
 }
 
 std::string_view clause_kind_name(ClauseKind k) {
-  return k == ClauseKind::Semantic ? "semantic" : "undefined-behaviour";
+  switch (k) {
+    case ClauseKind::Semantic:
+      return "semantic";
+    case ClauseKind::Undefined:
+      return "undefined-behaviour";
+    case ClauseKind::UndefinedValue:
+      return "undefined-value";
+  }
+  return "?";
 }
 
 }  // namespace warpspec::spec
