@@ -8,7 +8,7 @@ namespace {
 
 /// One form per warp family whose UB clauses stand for the family's.
 constexpr FormId kRepresentatives[] = {FormId::MatchAnyB32, FormId::VoteBallot, FormId::ReduxAddU32,
-                                       FormId::BarWarpSync};
+                                       FormId::BarWarpSync, FormId::ShflIdx};
 
 /// The family's clause ids in the order every warp form lists its UB terms.
 struct FamilyClauses {
@@ -23,6 +23,8 @@ FamilyClauses clauses_of(spec::Family f) {
       return {C::VoteUbSelfNotInMask, C::VoteUbPeerAbsent, C::VoteUbMaskMismatch};
     case spec::Family::Redux:
       return {C::ReduxUbSelfNotInMask, C::ReduxUbPeerAbsent, C::ReduxUbMaskMismatch};
+    case spec::Family::Shfl:
+      return {C::ShflUbSelfNotInMask, C::ShflUbPeerAbsent, C::ShflUbMaskMismatch};
     default:
       return {C::SyncwarpUbSelfNotInMask, C::SyncwarpUbPeerAbsent, C::SyncwarpUbMaskMismatch};
   }
@@ -60,8 +62,9 @@ void add_ub_laws(std::vector<Property>& out, const Subject& subject) {
 
   for (auto rep : kRepresentatives) {
     const auto fam = spec::form_info(rep).family;
-    const std::string family =
-        fam == spec::Family::WarpBarrier ? "syncwarp" : std::string(spec::family_name(fam));
+    const std::string family = fam == spec::Family::WarpBarrier ? "syncwarp"
+                               : fam == spec::Family::Shfl      ? "shfl"
+                                                           : std::string(spec::family_name(fam));
     add("ub." + family + "_free_iff_well_synchronised",
         "A " + family +
             " call is free of UB exactly when every executing lane is in its own mask "
@@ -173,13 +176,15 @@ void add_ub_laws(std::vector<Property>& out, const Subject& subject) {
       });
 
   add("ub.sm6x_only_adds_ub",
-      "On sm_6x, vote and __syncwarp fire every UB they fire on later targets, and lanes still "
-      "defined there get the same results.",
+      "On sm_6x, vote, shfl and __syncwarp fire every UB they fire on later targets, and lanes "
+      "still defined there get the same results.",
       kUsesWarp, [](auto& e) {
         const auto& d = e.d;
         for (auto f : warp_forms()) {
           auto fam = spec::form_info(f).family;
-          if (fam != spec::Family::Vote && fam != spec::Family::WarpBarrier) continue;
+          if (fam != spec::Family::Vote && fam != spec::Family::WarpBarrier &&
+              fam != spec::Family::Shfl)
+            continue;
           auto now = e.eval(instr(f), e.w0, false);
           auto old = e.eval(instr(f), e.w0, true);
           e.claim_lanes(std::string(spec::form_info(f).name), [&](unsigned i) {

@@ -43,8 +43,11 @@ constexpr std::string_view kClaimsAlone[] = {
     "redux.f32_nan_qualifier_moot_without_nans",
     "redux.f32_signed_zeros_order",
     "redux.min_max_of_bits_are_votes",
+    "shfl.d_left_open_only_when_reading_an_absent_or_unnamed_lane",
+    "shfl.offset_modes_are_idx_of_the_computed_lane",
     "ub.match_free_iff_well_synchronised",
     "ub.redux_free_iff_well_synchronised",
+    "ub.shfl_free_iff_well_synchronised",
     "ub.sm6x_divergent_call_sites_fire",
     "ub.syncwarp_free_iff_well_synchronised",
     "ub.vote_free_iff_well_synchronised",
@@ -65,6 +68,7 @@ std::vector<Property> law_library(std::shared_ptr<const Implementation> subject)
   laws::add_ub_laws(lib, subject);
   laws::add_cta_laws(lib, subject);
   laws::add_activemask_laws(lib, subject);
+  laws::add_shfl_laws(lib, subject);
   for (auto& p : lib)
     p.claims_alone = std::find(std::begin(kClaimsAlone), std::end(kClaimsAlone), p.name) !=
                      std::end(kClaimsAlone);

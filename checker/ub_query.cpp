@@ -73,13 +73,19 @@ std::pair<z3::model, bool> smallest(z3::context& ctx, const Z3Domain& d, const z
   return {best, true};
 }
 
+/// True for the forms with an sm_6x convergence clause (vote, shfl, __syncwarp): their family's
+/// UB clauses go beyond the three every warp-synchronous form has.
+bool has_sm6x_rule(spec::FormId f) {
+  return spec::warp_ub_clauses(f).size() > 3;
+}
+
 /// The documented UB-free condition of a warp form, lane by lane (see the condition text):
 /// own bit set, no named lane that is neither exited nor executing, no named executing lane with
 /// another mask (and on sm_6x the call-site and union rules).
 z3::expr warp_condition(const Z3Domain& d, const SymWarp& w, const spec::Instr& in,
                         bool pre_volta) {
   const auto fam = spec::form_info(in.form).family;
-  const bool sm6x = pre_volta && (fam == spec::Family::Vote || fam == spec::Family::WarpBarrier);
+  const bool sm6x = pre_volta && has_sm6x_rule(in.form);
   auto mask = [&](unsigned i) { return in.imm_mask ? d.w32(*in.imm_mask) : w.mask[i]; };
   auto executing = [&](unsigned i) { return w.exec[i] && !w.exited[i]; };
   auto exited = d.w32(0), execs = d.w32(0);
@@ -107,6 +113,7 @@ z3::expr warp_condition(const Z3Domain& d, const SymWarp& w, const spec::Instr& 
 
 std::vector<std::string> warp_condition_text(const spec::Instr& in, bool pre_volta) {
   const auto fam = spec::form_info(in.form).family;
+  const bool sm6x = pre_volta && has_sm6x_rule(in.form);
   std::vector<std::string> t;
   t.push_back(in.imm_mask ? "every executing lane is in the immediate membermask " +
                                 lane_list(*in.imm_mask) + " (lanes)"
@@ -114,8 +121,7 @@ std::vector<std::string> warp_condition_text(const spec::Instr& in, bool pre_vol
   t.push_back(
       "for every executing lane, each non-exited lane its membermask names executes this "
       "instruction with the same membermask");
-  if (pre_volta && (fam == spec::Family::Vote || fam == spec::Family::WarpBarrier))
-    t.push_back("(sm_6x) and reaches it from the same call site");
+  if (sm6x) t.push_back("(sm_6x) and reaches it from the same call site");
   if (pre_volta && fam == spec::Family::WarpBarrier)
     t.push_back(
         "(sm_6x) and the union of the executing lanes' masks is exactly the executing "
@@ -151,6 +157,8 @@ struct WarpQuery {
       if (f.mask) h = h && w.mask[i] == d.w32(*f.mask);
       if (f.a) h = h && w.a[i] == d.w64(*f.a);
       if (f.site) h = h && w.site[i] == d.w32(*f.site);
+      if (f.b) h = h && w.b[i] == d.w32(*f.b);
+      if (f.c) h = h && w.c[i] == d.w32(*f.c);
     }
     std::vector<z3::expr> executing;
     for (unsigned i = 0; i < kWarpSize; ++i) executing.push_back(w.exec[i] && !w.exited[i]);
@@ -216,6 +224,74 @@ void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& 
   a.witness_executing = static_cast<unsigned>(m.eval(q.count, true).get_numeral_uint64());
 }
 
+/// `m`, or a model of `f` that is easier to read, when one is found: lanes that do not execute
+/// hold zero everywhere, and executing lanes pass the c that spans the whole warp (0 for .up,
+/// 0x1f otherwise) and a b below 32, as most shuffles do, from call site 0.
+z3::model tidier(z3::context& ctx, const WarpQuery& q, const spec::Instr& in, const z3::expr& f,
+                 z3::model m, unsigned timeout_ms) {
+  const auto& d = q.d;
+  const bool up = spec::form_info(in.form).mode == spec::Mode::Up;
+  auto quiet = d.lit(true), plain = d.lit(true);
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    const auto& w = q.w;
+    const auto executing = w.exec[i] && !w.exited[i];
+    quiet =
+        quiet && (executing || (w.mask[i] == d.w32(0) && w.a[i] == d.w64(0) &&
+                                w.site[i] == d.w32(0) && w.b[i] == d.w32(0) && w.c[i] == d.w32(0)));
+    plain = plain && (!executing || (w.c[i] == d.w32(up ? 0 : 0x1f) && z3::ult(w.b[i], d.w32(32)) &&
+                                     w.site[i] == d.w32(0)));
+  }
+  for (const auto& extra : {quiet && plain, quiet}) {
+    auto r = check(ctx, f && extra, timeout_ms);
+    if (r.sat()) return *r.model;
+  }
+  return m;
+}
+
+/// The UndefinedValue clause `index` of the form (the `loose_d` terms): can it leave some lane's
+/// d undefined in a state free of UB, must it, and the smallest such state. States with UB are
+/// left out: there every result is undefined anyway, and the question is what a defined
+/// instruction still leaves open.
+void analyse_loose(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
+                   const UbOptions& opt, std::size_t index, ClauseAnswer& a) {
+  z3::context ctx;
+  WarpQuery q(ctx, in, pre_volta, c);
+  const auto& d = q.d;
+  const auto& t = q.out.loose_d[index];
+  a.clause = t.clause;
+  const auto defined = q.h && q.ub == d.w32(0);
+  const auto open = defined && t.lanes != d.w32(0);
+  auto can = check(ctx, open, opt.timeout_ms);
+  if (can.unknown()) {
+    a.reason = can.reason;
+    return;
+  }
+  if (can.unsat()) {
+    a.verdict = Possibility::Cannot;
+    return;
+  }
+  auto must = check(ctx, defined && t.lanes == d.w32(0), opt.timeout_ms);
+  a.verdict = must.unsat() ? Possibility::Must
+              : must.sat() ? Possibility::Can
+                           : Possibility::Unknown;
+  if (must.unknown()) a.reason = must.reason;
+  // A lane whose d is undefined executes (it reads a lane that does not, or is unnamed).
+  auto [m, least] = smallest(ctx, d, open, q.count, *can.model, opt.timeout_ms, 1);
+  m = tidier(ctx, q, in, open && z3::ule(q.count, m.eval(q.count, true)), m, opt.timeout_ms);
+  auto wit = concretize(m, q.w);
+  const auto r = model::evaluate(in, wit, target_of(pre_volta));
+  for (const auto& l : r.outcome.loose_d)
+    if (l.clause == t.clause) a.fires_on = l.lanes;
+  if (!r.ub.empty() || !a.fires_on)
+    throw std::runtime_error(std::string("the witness for ") +
+                             std::string(spec::clause_info(t.clause).key) +
+                             " does not leave a d undefined, free of UB, when replayed through "
+                             "the concrete model");
+  a.witness = wit;
+  a.smallest = least;
+  a.witness_executing = static_cast<unsigned>(m.eval(q.count, true).get_numeral_uint64());
+}
+
 void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
                   const UbOptions& opt, UbReport& rep) {
   z3::context ctx;
@@ -273,19 +349,23 @@ void analyse_free(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
 
 void analyse_warp(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
                   const UbOptions& opt, UbReport& rep) {
-  std::size_t clauses = 0;
+  std::size_t clauses = 0, loose = 0;
   {
     z3::context ctx;
-    clauses = model_implementation()
-                  ->warp_symbolic(Z3Domain(ctx), in, make_sym_warp(Z3Domain(ctx), "w"), pre_volta)
-                  .ub.size();
+    const auto o = model_implementation()->warp_symbolic(
+        Z3Domain(ctx), in, make_sym_warp(Z3Domain(ctx), "w"), pre_volta);
+    clauses = o.ub.size();
+    loose = o.loose_d.size();
   }
   rep.clauses.resize(clauses);
+  rep.undefined_values.resize(loose);
   std::vector<std::function<void()>> tasks;
   // The whole-call query first: it is the longest, so the clauses fill the other worker.
   tasks.push_back([&] { analyse_free(in, pre_volta, c, opt, rep); });
   for (std::size_t k = 0; k < clauses; ++k)
     tasks.push_back([&, k] { analyse_clause(in, pre_volta, c, opt, k, rep.clauses[k]); });
+  for (std::size_t k = 0; k < loose; ++k)
+    tasks.push_back([&, k] { analyse_loose(in, pre_volta, c, opt, k, rep.undefined_values[k]); });
   run_parallel(tasks);
 }
 

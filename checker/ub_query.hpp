@@ -18,6 +18,8 @@ struct LaneFix {
   std::optional<uint32_t> mask;
   std::optional<uint64_t> a;
   std::optional<uint32_t> site;
+  std::optional<uint32_t> b;  ///< shuffles: source lane or offset
+  std::optional<uint32_t> c;  ///< shuffles: segment mask and clamp
 };
 
 /// The fixed part of the state. For the block barriers, `threads` threads take `status` and `a`
@@ -41,7 +43,9 @@ enum class Possibility { Cannot, Can, Must, Unknown };
 /// "cannot", "can", "must" or "unknown".
 std::string_view possibility_name(Possibility p);
 
-/// The answer for one UB clause.
+/// The answer for one UB clause, or for one clause that leaves `d` alone undefined (kind
+/// UndefinedValue), which is asked over the UB-free states only: there the instruction is
+/// defined, and the clause says on which lanes `d` is not pinned down.
 struct ClauseAnswer {
   spec::ClauseId clause;
   Possibility verdict = Possibility::Unknown;
@@ -49,7 +53,8 @@ struct ClauseAnswer {
   std::optional<model::Warp> witness;     ///< warp forms: a state where it fires, fewest executing
   std::optional<model::Cta> cta_witness;  ///< block barriers: the same
   unsigned witness_executing = 0;         ///< executing lanes (arriving threads) of the witness
-  uint32_t fires_on = 0;                  ///< warp forms: lanes it fires on in the witness
+  uint32_t fires_on = 0;                  ///< warp forms: lanes it fires on (whose d it leaves
+                                          ///< undefined) in the witness
   bool smallest = false;                  ///< no state with fewer executing lanes lets it fire
 };
 
@@ -58,7 +63,11 @@ struct UbReport {
   spec::Instr instr;
   bool pre_volta = false;
   std::vector<ClauseAnswer> clauses;
-  Possibility any_ub = Possibility::Unknown;  ///< some clause fires
+  /// The form's UndefinedValue clauses (shuffles: shfl.source_undefined), over UB-free states:
+  /// `can` means some UB-free state leaves some lane's d undefined, `must` that every one does.
+  /// Never UB, so never part of `any_ub`.
+  std::vector<ClauseAnswer> undefined_values;
+  Possibility any_ub = Possibility::Unknown;  ///< some UB clause fires
   std::vector<std::string> free_condition;    ///< lines: when the call is free of UB
   bool condition_checked = false;           ///< Z3 showed the condition equivalent to "no UB" here
   std::optional<model::Warp> free_example;  ///< a UB-free state, replayed through the model

@@ -18,19 +18,45 @@ namespace {
 
 struct UbArgs {
   std::string form, state_file, target, smt2;
-  std::string mask, masks, a, sites, exited, inactive, executes;
+  std::string mask, masks, a, sites, exited, inactive, executes, b, c;
   unsigned threads = 64;
   unsigned timeout_ms = 10000;
   bool json = false;
 };
 
+/// The forms whose clauses include `id`, as "a, b or c".
+std::string forms_with(spec::ClauseId id) {
+  std::vector<std::string_view> names;
+  for (const auto& f : spec::kForms)
+    for (auto c : f.clauses)
+      if (c == id) names.push_back(f.name);
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    out += std::string(k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + std::string(names[k]);
+  return out;
+}
+
 /// A catalog form name, or an instruction as `eval` reads it (which may fix an immediate mask).
+/// A clause key is refused with the forms to ask about instead, and, for a clause that leaves d
+/// alone undefined, with what it is: not undefined behaviour.
 spec::ParsedInstr form_or_instruction(const std::string& text) {
   if (auto f = spec::find_form(text)) {
     spec::ParsedInstr p;
     p.instr.form = *f;
     p.text = text;
     return p;
+  }
+  if (auto c = spec::find_clause(text)) {
+    const auto& info = spec::clause_info(*c);
+    std::string what = "'" + text + "' is a clause, not a form";
+    if (info.kind == spec::ClauseKind::UndefinedValue)
+      what +=
+          ", and it is not undefined behaviour: it leaves d alone undefined, while p, the "
+          "instruction and every other lane stay defined";
+    else if (info.kind == spec::ClauseKind::Semantic)
+      what += ", and it states a defined result, not undefined behaviour";
+    throw Failure{kExitUsage, what + ". Ask about a form that has it (" + forms_with(*c) +
+                                  "): warpspec ub answers for each of its clauses"};
   }
   return parse_or_fail(text, "form");
 }
@@ -43,6 +69,13 @@ uint64_t number_or_fail(const std::string& s, const std::string& what) {
   } catch (const std::exception&) {
   }
   throw Failure{kExitUsage, what + ": '" + s + "' is not a number (decimal or 0x hex)"};
+}
+
+/// A 32-bit word.
+uint32_t word_or_fail(const std::string& s, const std::string& what) {
+  const auto v = number_or_fail(s, what);
+  if (v > 0xffffffffu) throw Failure{kExitUsage, what + ": '" + s + "' does not fit in 32 bits"};
+  return static_cast<uint32_t>(v);
 }
 
 /// Per-lane list in `eval`'s syntax where the item `?` leaves a lane free.
@@ -88,13 +121,23 @@ checker::UbConstraints constraints_from_flags(const spec::ParsedInstr& p, const 
     const auto m = number_or_fail(a.mask, "--mask");
     for (auto& l : c.lanes) l.mask = static_cast<uint32_t>(m);
   }
+  if (!spec::has_operands_bc(p.instr.form) && (!a.b.empty() || !a.c.empty()))
+    throw Failure{kExitUsage, p.text + " has no operands b and c"};
+  if ((p.instr.imm_b && !a.b.empty()) || (p.instr.imm_c && !a.c.empty()))
+    throw Failure{kExitUsage,
+                  "--b and --c apply to a register operand; the instruction gives this one as an "
+                  "immediate"};
   auto masks = partial_list(a.masks, n, "--masks");
   auto sites = partial_list(a.sites, n, "--sites");
   auto values = partial_list(a.a, n, "--a");
+  auto bs = partial_list(a.b, n, "--b");
+  auto cs = partial_list(a.c, n, "--c");
   const auto syntax = spec::value_syntax(p);
   for (std::size_t i = 0; i < n; ++i) {
     if (masks[i]) c.lanes[i].mask = static_cast<uint32_t>(number_or_fail(*masks[i], "--masks"));
     if (sites[i]) c.lanes[i].site = static_cast<uint32_t>(number_or_fail(*sites[i], "--sites"));
+    if (bs[i]) c.lanes[i].b = word_or_fail(*bs[i], "--b");
+    if (cs[i]) c.lanes[i].c = word_or_fail(*cs[i], "--c");
     if (values[i]) {
       uint64_t v = 0;
       auto err = spec::parse_value(*values[i], syntax, v);
@@ -112,7 +155,7 @@ checker::UbConstraints constraints_from_flags(const spec::ParsedInstr& p, const 
 checker::UbConstraints constraints_from_warp(const model::Warp& w) {
   checker::UbConstraints c;
   for (unsigned i = 0; i < spec::kWarpSize; ++i)
-    c.lanes[i] = {model::status(w, i), w.mask[i], w.a[i], w.site[i]};
+    c.lanes[i] = {model::status(w, i), w.mask[i], w.a[i], w.site[i], w.b[i], w.c[i]};
   return c;
 }
 
@@ -148,7 +191,8 @@ int run_ub(const UbArgs& a) {
   try {
     if (js) {
       const bool flags = !a.mask.empty() || !a.masks.empty() || !a.a.empty() || !a.sites.empty() ||
-                         !a.exited.empty() || !a.inactive.empty() || !a.executes.empty();
+                         !a.exited.empty() || !a.inactive.empty() || !a.executes.empty() ||
+                         !a.b.empty() || !a.c.empty();
       if (flags)
         throw Failure{kExitUsage, "give the state either as --state FILE or as flags, not both"};
       c = spec::is_warp_form(p.instr.form) ? constraints_from_warp(model::warp_from_json(*js, p))
@@ -175,57 +219,80 @@ int run_ub(const UbArgs& a) {
   bool unknown = rep.any_ub == checker::Possibility::Unknown;
   for (const auto& cl : rep.clauses)
     unknown = unknown || cl.verdict == checker::Possibility::Unknown;
+  for (const auto& cl : rep.undefined_values)
+    unknown = unknown || cl.verdict == checker::Possibility::Unknown;
 
   if (a.json) {
-    nlohmann::json clauses = nlohmann::json::array();
-    for (const auto& cl : rep.clauses) {
-      nlohmann::json j{{"clause", spec::clause_info(cl.clause).key},
-                       {"text", spec::clause_info(cl.clause).text},
-                       {"verdict", checker::possibility_name(cl.verdict)}};
-      if (!cl.reason.empty()) j["reason"] = cl.reason;
-      if (cl.witness || cl.cta_witness) {
-        j["witness_executing"] = cl.witness_executing;
-        j["witness_smallest"] = cl.smallest;
-        if (cl.witness) {
-          j["fires_on"] = checker::lane_list(cl.fires_on);
-          nlohmann::json lanes = nlohmann::json::array();
-          for (unsigned i = 0; i < spec::kWarpSize; ++i)
-            lanes.push_back({{"lane", i},
-                             {"status", model::status_name(model::status(*cl.witness, i))},
-                             {"mask", p.instr.imm_mask.value_or(cl.witness->mask[i])},
-                             {"a", cl.witness->a[i]},
-                             {"site", cl.witness->site[i]}});
-          j["witness"] = lanes;
+    auto answers = [&](const std::vector<checker::ClauseAnswer>& list) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& cl : list) {
+        const auto& info = spec::clause_info(cl.clause);
+        nlohmann::json j{{"clause", info.key},
+                         {"kind", spec::clause_kind_name(info.kind)},
+                         {"text", info.text},
+                         {"verdict", checker::possibility_name(cl.verdict)}};
+        if (!cl.reason.empty()) j["reason"] = cl.reason;
+        if (cl.witness || cl.cta_witness) {
+          j["witness_executing"] = cl.witness_executing;
+          j["witness_smallest"] = cl.smallest;
+          if (cl.witness) {
+            j["fires_on"] = checker::lane_list(cl.fires_on);
+            nlohmann::json lanes = nlohmann::json::array();
+            for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+              nlohmann::json l{{"lane", i},
+                               {"status", model::status_name(model::status(*cl.witness, i))},
+                               {"mask", p.instr.imm_mask.value_or(cl.witness->mask[i])},
+                               {"a", cl.witness->a[i]},
+                               {"site", cl.witness->site[i]}};
+              if (spec::has_operands_bc(p.instr.form)) {
+                l["b"] = p.instr.imm_b.value_or(cl.witness->b[i]);
+                l["c"] = p.instr.imm_c.value_or(cl.witness->c[i]);
+              }
+              lanes.push_back(l);
+            }
+            j["witness"] = lanes;
+          }
         }
+        out.push_back(j);
       }
-      clauses.push_back(j);
-    }
-    std::cout << nlohmann::json{{"form", spec::form_info(p.instr.form).name},
-                                {"target", spec::to_string(target)},
-                                {"clauses", clauses},
-                                {"any_ub", checker::possibility_name(rep.any_ub)},
-                                {"ub_free_condition", rep.free_condition},
-                                {"condition_checked", rep.condition_checked},
-                                {"seconds", rep.seconds}}
-                     .dump(2)
-              << "\n";
+      return out;
+    };
+    nlohmann::json out{{"form", spec::form_info(p.instr.form).name},
+                       {"target", spec::to_string(target)},
+                       {"clauses", answers(rep.clauses)}};
+    if (spec::has_loose_d(p.instr.form)) out["undefined_values"] = answers(rep.undefined_values);
+    out["any_ub"] = checker::possibility_name(rep.any_ub);
+    out["ub_free_condition"] = rep.free_condition;
+    out["condition_checked"] = rep.condition_checked;
+    out["seconds"] = rep.seconds;
+    std::cout << out.dump(2) << "\n";
   } else {
     std::printf("%s on %s: UB clauses over the states the constraints allow\n", p.text.c_str(),
                 spec::to_string(target).c_str());
-    for (const auto& cl : rep.clauses) {
+    auto summary = [](const checker::ClauseAnswer& cl, const char* fires) {
       std::printf("  %-30s %-7s", std::string(spec::clause_info(cl.clause).key).c_str(),
                   std::string(checker::possibility_name(cl.verdict)).c_str());
       if (cl.witness)
-        std::printf("  %s witness: %u executing lane(s), fires on lanes %s",
-                    cl.smallest ? "smallest" : "a", cl.witness_executing,
+        std::printf("  %s witness: %u executing lane(s), %s lanes %s",
+                    cl.smallest ? "smallest" : "a", cl.witness_executing, fires,
                     checker::lane_list(cl.fires_on).c_str());
       if (cl.cta_witness)
         std::printf("  %s witness: %u arriving thread(s)", cl.smallest ? "smallest" : "a",
                     cl.witness_executing);
       if (!cl.reason.empty()) std::printf("  (%s)", cl.reason.c_str());
       std::printf("\n");
+    };
+    for (const auto& cl : rep.clauses) summary(cl, "fires on");
+    if (!rep.undefined_values.empty()) {
+      // Asked over UB-free states: the instruction is defined there, d alone is not.
+      std::printf(
+          "Not UB: d alone undefined (p, the instruction and every other lane stay defined), "
+          "over the UB-free states the constraints allow\n");
+      for (const auto& cl : rep.undefined_values) summary(cl, "d undefined on");
     }
-    for (const auto& cl : rep.clauses) {
+    auto witnesses = rep.clauses;
+    witnesses.insert(witnesses.end(), rep.undefined_values.begin(), rep.undefined_values.end());
+    for (const auto& cl : witnesses) {
       if (!cl.witness && !cl.cta_witness) continue;
       std::printf("\nwitness for %s (replayed through the model):\n",
                   std::string(spec::clause_info(cl.clause).key).c_str());
@@ -266,6 +333,8 @@ const bool ub_registered = add_command(
        sub.add_option("--a", a->a,
                       "Fix per-lane operands (predicates for the block barriers); '?' is free");
        sub.add_option("--sites", a->sites, "Fix per-lane call sites; '?' is free");
+       sub.add_option("--b", a->b, "Shuffles: fix per-lane b when it is a register; '?' is free");
+       sub.add_option("--c", a->c, "Shuffles: fix per-lane c when it is a register; '?' is free");
        sub.add_option("--executes", a->executes, "Lanes (threads) fixed as executing (arriving)");
        sub.add_option("--exited", a->exited, "Lanes (threads) fixed as exited");
        sub.add_option("--inactive", a->inactive, "Lanes (threads) fixed as alive but elsewhere");
@@ -276,9 +345,10 @@ const bool ub_registered = add_command(
        sub.add_option("--smt2", a->smt2, "Write the query 'can any UB fire' in SMT-LIB 2 to FILE");
        sub.add_flag("--json", a->json, "Print JSON for programs");
        sub.footer(
-           "Lanes not fixed range over every status, mask, operand and call site. Exit "
-           "codes: 0 answered, 2 some answer unknown, 64 usage, 70 a witness that does "
-           "not replay (a bug), 73 cannot write.");
+           "Lanes not fixed range over every status, mask, operand and call site. A clause that "
+           "leaves d alone undefined (shfl.source_undefined) is not UB: it is answered apart, "
+           "over the UB-free states. Exit codes: 0 answered, 2 some answer unknown, 64 usage, "
+           "70 a witness that does not replay (a bug), 73 cannot write.");
        return [a] { return run_ub(*a); };
      }});
 

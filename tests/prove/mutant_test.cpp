@@ -47,6 +47,22 @@ TEST(Mutants, FloatMatchByValueBreaksBitPatternComparison) {
   expect_refuted_with_replay(v);
 }
 
+TEST(Mutants, AShufflePredicateAlwaysTrueBreaksPFalseMeansReadingItself) {
+  auto m = mutants::implementation(MutantId::ShflPredAlwaysTrue);
+  expect_refuted_with_replay(prove_named(law_library(m), "shfl.p_false_means_reading_itself"));
+}
+
+TEST(Mutants, IdxWithoutWrapBreaksReadingLaneBOfEachSegment) {
+  auto m = mutants::implementation(MutantId::ShflIdxNoWrap);
+  expect_refuted_with_replay(prove_named(law_library(m), "shfl.idx_reads_lane_b_of_each_segment"));
+}
+
+TEST(Mutants, UsingAllOfBBreaksIgnoringItsHighBits) {
+  auto m = mutants::implementation(MutantId::ShflBNotMasked);
+  expect_refuted_with_replay(
+      prove_named(law_library(m), "shfl.ignores_b_above_bit_4_and_c_outside_its_fields"));
+}
+
 // One claim: on the instruction `in`, the subject's values agree with the model's wherever the
 // model defines them.
 Property agrees_with_model(std::shared_ptr<const Implementation> subject, const spec::Instr& in,

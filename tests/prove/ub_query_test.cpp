@@ -80,5 +80,62 @@ TEST(UbQuery, Sm6xConvergenceCanFireOnOldTargets) {
   EXPECT_TRUE(r.condition_checked);
 }
 
+// A shuffle reading a lane outside its mask leaves d alone undefined: that is answered apart from
+// the UB clauses, over UB-free states, with a witness on which no UB fires.
+TEST(UbQuery, ShuffleSourceUndefinedIsAnsweredApartFromUb) {
+  spec::Instr in{spec::FormId::ShflIdx};
+  auto r = analyse_ub(in, false, {});
+  for (const auto& a : r.clauses)
+    EXPECT_EQ(spec::clause_info(a.clause).kind, spec::ClauseKind::Undefined);
+  ASSERT_EQ(r.undefined_values.size(), 1u);
+  const auto& u = r.undefined_values[0];
+  EXPECT_EQ(u.clause, spec::ClauseId::ShflSourceUndefined);
+  EXPECT_EQ(u.verdict, Possibility::Can);
+  EXPECT_EQ(u.witness_executing, 1u);
+  EXPECT_TRUE(u.smallest);
+  ASSERT_TRUE(u.witness.has_value());
+  const auto w = model::evaluate(in, *u.witness);
+  EXPECT_TRUE(w.ub.empty());
+  for (unsigned i = 0; i < spec::kWarpSize; ++i)
+    EXPECT_EQ(w.defined(i) && !w.d_defined(i), ((u.fires_on >> i) & 1u) != 0) << "lane " << i;
+}
+
+// Every lane executing with the full mask and b, c fixed: neither UB nor an undefined d.
+TEST(UbQuery, AFullWarpShuffleLeavesNoDUndefined) {
+  spec::Instr in{spec::FormId::ShflDown};
+  UbConstraints c;
+  for (auto& l : c.lanes) l = {model::LaneStatus::Executes, 0xffffffffu, 7, 0, 1, 0x1f};
+  auto r = analyse_ub(in, false, c);
+  EXPECT_EQ(r.any_ub, Possibility::Cannot);
+  ASSERT_EQ(r.undefined_values.size(), 1u);
+  EXPECT_EQ(r.undefined_values[0].verdict, Possibility::Cannot);
+}
+
+// b and c are part of the fixed state: lane 15 of a half-warp reads lane 16, outside its mask.
+TEST(UbQuery, FixedOffsetsCanForceAnUndefinedD) {
+  spec::Instr in{spec::FormId::ShflDown};
+  UbConstraints c;
+  for (unsigned i = 0; i < spec::kWarpSize; ++i)
+    c.lanes[i] = {i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive,
+                  0x0000ffffu,
+                  std::nullopt,
+                  std::nullopt,
+                  1,
+                  0x1f};
+  auto r = analyse_ub(in, false, c);
+  EXPECT_EQ(r.any_ub, Possibility::Cannot);
+  ASSERT_EQ(r.undefined_values.size(), 1u);
+  EXPECT_EQ(r.undefined_values[0].verdict, Possibility::Must);
+  EXPECT_EQ(r.undefined_values[0].fires_on, 1u << 15);
+}
+
+// The shuffle has vote's sm_6x rule, and the stated condition covers it.
+TEST(UbQuery, ShuffleSm6xConditionIsChecked) {
+  spec::Instr in{spec::FormId::ShflBfly};
+  auto r = analyse_ub(in, true, {});
+  EXPECT_EQ(answer(r, spec::ClauseId::ShflUbSm6xConvergence).verdict, Possibility::Can);
+  EXPECT_TRUE(r.condition_checked);
+}
+
 }  // namespace
 }  // namespace warpspec::checker
