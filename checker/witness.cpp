@@ -153,6 +153,10 @@ std::vector<Goal> warp_goals(const Z3Domain& d, const spec::ParsedInstr& pin, co
       if (spec::clause_info(c).kind == spec::ClauseKind::Undefined) {
         for (const auto& u : ref.ub)
           if (u.clause == c) goals.push_back({t, !spec::is_zero(d, u.lanes), true, 1});
+      } else if (spec::clause_info(c).kind == spec::ClauseKind::UndefinedValue) {
+        // Exercised by a defined round on which the clause leaves some lane's d open.
+        for (const auto& u : ref.loose_d)
+          if (u.clause == c) goals.push_back({t, ub_free && !spec::is_zero(d, u.lanes), false, 1});
       } else if (c == spec::ClauseId::VoteNegate && in.negate &&
                  spec::form_info(in.form).mode == spec::Mode::Uni) {
         // A clause with no mutant to kill here: exercised by any defined negated call.

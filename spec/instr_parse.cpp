@@ -172,8 +172,11 @@ void read_word_operand(Cursor& c, const char* what, const char* example,
                         " or a register), found " + describe_char(c.peek())};
   if (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '-') {
     auto v = parse_unsigned(w, 32);
-    if (!v)
-      throw Fail{col, std::string(what) + " '" + std::string(w) + "' is not a 32-bit unsigned value"};
+    if (!v) {
+      std::string_view named(what);  // "the membermask" -> "membermask '0x1ffffffff' is not ..."
+      if (named.starts_with("the ")) named.remove_prefix(4);
+      throw Fail{col, std::string(named) + " '" + std::string(w) + "' is not a 32-bit unsigned value"};
+    }
     imm = static_cast<uint32_t>(*v);
     return;
   }

@@ -67,6 +67,20 @@ struct WarpB {
       if ((lanes >> i) & 1u) w.site[i] = s;
     return *this;
   }
+  // A shuffle's b and c on every lane, and lane by lane.
+  WarpB& bc(uint32_t b, uint32_t c) {
+    w.b.fill(b);
+    w.c.fill(c);
+    return *this;
+  }
+  WarpB& b_at(unsigned lane, uint32_t b) {
+    w.b[lane] = b;
+    return *this;
+  }
+  WarpB& c_at(unsigned lane, uint32_t c) {
+    w.c[lane] = c;
+    return *this;
+  }
 };
 
 WarpB full() {
@@ -552,6 +566,49 @@ std::vector<Case> cases() {
   no("activemask.lone_lane", warp(kActive, {lanes(0x300)}));
   // Alone, but only because every other lane has exited: nobody is elsewhere.
   no("activemask.lone_lane", warp(kActive, {lanes(0x100).exit(~0x100u)}));
+
+  // The shuffles, over lanes holding 100 + i (a value names the lane it came from).
+  const std::string kUp = "shfl.sync.up.b32 d|p, a, b, c, m;", kDown = "shfl.sync.down.b32 d|p, a, b, c, m;";
+  const std::string kBfly = "shfl.sync.bfly.b32 d|p, a, b, c, m;", kIdx = "shfl.sync.idx.b32 d|p, a, b, c, m;";
+  const auto named = [](WarpB w) { return w.a([](unsigned i) { return 100u + i; }); };
+  const auto same = [](WarpB w) { return w.vals({7}); };
+  yes("shfl.b_beyond_31", warp(kDown, {named(full()).bc(33, 0x1f)}));
+  no("shfl.b_beyond_31", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.up_below_zero", warp(kUp, {named(full()).bc(1, 0)}));
+  no("shfl.up_below_zero", warp(kUp, {named(full()).bc(0, 0)}));
+  yes("shfl.segment_below_warp", warp(kIdx, {named(full()).bc(2, 0x181f)}));
+  no("shfl.segment_below_warp", warp(kIdx, {named(full()).bc(2, 0x1f)}));
+  yes("shfl.odd_segment_mask", warp(kIdx, {named(full()).bc(0, 0x0a1f)}));
+  no("shfl.odd_segment_mask", warp(kIdx, {named(full()).bc(0, 0x181f)}));
+  // Clamp 15 with no segment mask: lane 15 stops there, where the warp's edge would not.
+  yes("shfl.clamp_cuts_segment", warp(kDown, {named(full()).bc(1, 0x0f)}));
+  no("shfl.clamp_cuts_segment", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.out_of_range", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  no("shfl.out_of_range", warp(kIdx, {named(full()).bc(3, 0x1f)}));
+  yes("shfl.from_lower_segment", warp(kBfly, {named(full()).bc(16, 0x101f)}));
+  no("shfl.from_lower_segment", warp(kBfly, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.idx_wraps", warp(kIdx, {named(full()).bc(10, 0x181f)}));
+  no("shfl.idx_wraps", warp(kIdx, {named(full()).bc(2, 0x181f)}));
+  const auto two_groups = named(WarpB{}.run(0xffff, 0xffff).run(0xffff0000u, 0xffff0000u));
+  yes("shfl.source_outside_mask", warp(kDown, {WarpB(two_groups).bc(1, 0x1f)}));
+  no("shfl.source_outside_mask", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.source_not_executing", warp(kDown, {named(lanes(0xff)).bc(1, 0x1f)}));
+  no("shfl.source_not_executing", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.b_differs_between_lanes", warp(kDown, {named(full()).bc(1, 0x1f).b_at(5, 2)}));
+  no("shfl.b_differs_between_lanes", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.c_differs_between_lanes", warp(kDown, {named(full()).bc(1, 0x1f).c_at(5, 0x0f)}));
+  no("shfl.c_differs_between_lanes", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  yes("shfl.copies_nan_or_negative_zero", warp(kIdx, {named(full()).a_at(0, 0x7fc00001u).bc(0, 0x1f)}));
+  no("shfl.copies_nan_or_negative_zero", warp(kIdx, {named(full()).bc(0, 0x1f)}));
+  yes("shfl.down_past_lane_31", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  no("shfl.down_past_lane_31", warp(kDown, {named(full()).bc(0, 0x1f)}));
+  // c = 0x2f: a five-bit clamp of 15, a six-bit one of 47 that lets lane 15 read lane 16.
+  yes("shfl.c_bit_beside_field", warp(kDown, {named(full()).bc(1, 0x2f)}));
+  no("shfl.c_bit_beside_field", warp(kDown, {named(full()).bc(1, 0x0f)}));
+  yes("shfl.reads_changed_lower_lane", warp(kUp, {named(full()).bc(1, 0)}));
+  no("shfl.reads_changed_lower_lane", warp(kUp, {same(full()).bc(1, 0)}));
+  yes("shfl.reads_changed_higher_lane", warp(kDown, {named(full()).bc(1, 0x1f)}));
+  no("shfl.reads_changed_higher_lane", warp(kDown, {same(full()).bc(1, 0x1f)}));
   return c;
 }
 
