@@ -633,7 +633,7 @@ WS_INLINE void shfl(const spec::Instr& in, const model::Warp& w, const View& v, 
   const Pair readable = v.uniform ? bcast(v.shared & v.execs) : and_(v.mask, bcast(v.execs));
   const __m512i k31 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
   constexpr int kAOrBAndC = 0xF8;   // a | (b & c)
-  constexpr int kAXorBAndC = 0x78;  // a ^ (b & c)
+  [[maybe_unused]] constexpr int kAXorBAndC = 0x78;  // a ^ (b & c); .bfly alone
   auto half = [&](__m512i lane, __m512i b, __m512i c, __m512i readable, __mmask16& in_range,
                   __mmask16& hit) WS_LAMBDA {
     // `outside`: the five lane bits outside the segment mask, ~c[12:8] & 31.
