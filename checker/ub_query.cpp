@@ -187,6 +187,30 @@ void run_parallel(std::vector<std::function<void()>>& tasks) {
   if (failure) std::rethrow_exception(failure);
 }
 
+/// Whether `happens` can hold, and whether it must (`spared()`, its absence, is unsatisfiable):
+/// sets `a.verdict`, and `a.reason` where the solver gave up. Returns a model of `happens` when
+/// it can hold, for the smallest witness. `spared` is built only after the first query, as
+/// before: the terms a context holds when it solves steer which model it finds.
+template <class Spared>
+std::optional<z3::model> can_must(z3::context& ctx, const z3::expr& happens, Spared&& spared,
+                                  unsigned timeout_ms, ClauseAnswer& a) {
+  auto can = check(ctx, happens, timeout_ms);
+  if (can.unknown()) {
+    a.reason = can.reason;
+    return std::nullopt;
+  }
+  if (can.unsat()) {
+    a.verdict = Possibility::Cannot;
+    return std::nullopt;
+  }
+  auto must = check(ctx, spared(), timeout_ms);
+  a.verdict = must.unsat() ? Possibility::Must
+              : must.sat() ? Possibility::Can
+                           : Possibility::Unknown;
+  if (must.unknown()) a.reason = must.reason;
+  return *can.model;
+}
+
 void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& c,
                     const UbOptions& opt, std::size_t index, ClauseAnswer& a) {
   z3::context ctx;
@@ -195,22 +219,11 @@ void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& 
   const auto& t = q.out.ub[index];
   a.clause = t.clause;
   const auto fires = q.h && t.lanes != d.w32(0);
-  auto can = check(ctx, fires, opt.timeout_ms);
-  if (can.unknown()) {
-    a.reason = can.reason;
-    return;
-  }
-  if (can.unsat()) {
-    a.verdict = Possibility::Cannot;
-    return;
-  }
-  auto must = check(ctx, q.h && t.lanes == d.w32(0), opt.timeout_ms);
-  a.verdict = must.unsat() ? Possibility::Must
-              : must.sat() ? Possibility::Can
-                           : Possibility::Unknown;
-  if (must.unknown()) a.reason = must.reason;
+  const auto found =
+      can_must(ctx, fires, [&] { return q.h && t.lanes == d.w32(0); }, opt.timeout_ms, a);
+  if (!found) return;
   // Warp UB needs an executing lane.
-  auto [m, least] = smallest(ctx, d, fires, q.count, *can.model, opt.timeout_ms, 1);
+  auto [m, least] = smallest(ctx, d, fires, q.count, *found, opt.timeout_ms, 1);
   auto wit = concretize(m, q.w);
   const auto r = model::evaluate(in, wit, target_of(pre_volta));
   for (const auto& f : r.ub)
@@ -261,22 +274,11 @@ void analyse_loose(const spec::Instr& in, bool pre_volta, const UbConstraints& c
   a.clause = t.clause;
   const auto defined = q.h && q.ub == d.w32(0);
   const auto open = defined && t.lanes != d.w32(0);
-  auto can = check(ctx, open, opt.timeout_ms);
-  if (can.unknown()) {
-    a.reason = can.reason;
-    return;
-  }
-  if (can.unsat()) {
-    a.verdict = Possibility::Cannot;
-    return;
-  }
-  auto must = check(ctx, defined && t.lanes == d.w32(0), opt.timeout_ms);
-  a.verdict = must.unsat() ? Possibility::Must
-              : must.sat() ? Possibility::Can
-                           : Possibility::Unknown;
-  if (must.unknown()) a.reason = must.reason;
+  const auto found =
+      can_must(ctx, open, [&] { return defined && t.lanes == d.w32(0); }, opt.timeout_ms, a);
+  if (!found) return;
   // A lane whose d is undefined executes (it reads a lane that does not, or is unnamed).
-  auto [m, least] = smallest(ctx, d, open, q.count, *can.model, opt.timeout_ms, 1);
+  auto [m, least] = smallest(ctx, d, open, q.count, *found, opt.timeout_ms, 1);
   m = tidier(ctx, q, in, open && z3::ule(q.count, m.eval(q.count, true)), m, opt.timeout_ms);
   auto wit = concretize(m, q.w);
   const auto r = model::evaluate(in, wit, target_of(pre_volta));

@@ -618,6 +618,7 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
     o.d.resize(e[k].d.size());
     o.p.resize(e[k].p.size());
     const auto& w = v.rounds[k].warp;
+    const uint32_t exec = v.is_cta() ? 0 : executing_word(w);  // once per round, not per lane
     for (std::size_t i = 0; i < o.d.size(); ++i) {
       switch (d.change) {
         case Change::NegateAfter:
@@ -664,8 +665,7 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
           break;
         case Change::ShflRule: {
           const auto [dv, pv] =
-              shuffle_by(kShflRules[d.arg], v.instr.instr, w, static_cast<unsigned>(i),
-                         executing_word(w));
+              shuffle_by(kShflRules[d.arg], v.instr.instr, w, static_cast<unsigned>(i), exec);
           o.d[i] = dv, o.p[i] = pv;
           break;
         }

@@ -99,11 +99,7 @@ WarpAnswer<D> shfl_mutant(const D& d, MutantId m, const spec::Instr& in,
   using M = MutantId;
   const auto mode = spec::form_info(in.form).mode;
   auto o = as_answer(d, ref);
-  auto value_of = [&](const typename D::W32& j) {
-    auto x = d.lo32(w.a[0]);
-    for (unsigned k = 1; k < spec::kWarpSize; ++k) x = d.ite(j == d.w32(k), d.lo32(w.a[k]), x);
-    return x;
-  };
+  auto value_of = [&](const typename D::W32& j) { return spec::lane_word(d, w, j); };
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     const auto b = in.imm_b ? d.w32(*in.imm_b) : w.b[i];
     const auto c = in.imm_c ? d.w32(*in.imm_c) : w.c[i];
