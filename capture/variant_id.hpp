@@ -45,6 +45,7 @@ enum class VariantId : int {
   ShflDownIntr,
   ShflXorIntr,
   ShflIdxIntr,
+  ElectSync,
   // block barriers
   BarSyncPtx,
   BarSyncIntr,

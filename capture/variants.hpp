@@ -76,6 +76,7 @@ inline constexpr std::array<Variant, kVariantCount> kVariants = [] {
     {V::ShflDownIntr, "shfl.sync.down.b32-shfl_down", F::ShflDown, I, "__shfl_down_sync", T::Int, false, false, K::B32},
     {V::ShflXorIntr, "shfl.sync.bfly.b32-shfl_xor", F::ShflBfly, I, "__shfl_xor_sync", T::Int, false, false, K::B32},
     {V::ShflIdxIntr, "shfl.sync.idx.b32-shfl", F::ShflIdx, I, "__shfl_sync", T::Int, false, false, K::B32},
+    {V::ElectSync, "elect.sync", F::ElectSync, P, "elect.sync d|p, membermask;", T::Void, false, true, K::None},
     {V::BarSyncPtx, "bar.sync", F::BarSync, P, "bar.sync 0;", T::Void, false, false, K::Pred},
     {V::BarSyncIntr, "bar.sync-syncthreads", F::BarSync, I, "__syncthreads", T::Void, false, false, K::Pred},
     {V::BarRedPopcIntr, "bar.red.popc.u32-syncthreads_count", F::BarRedPopc, I, "__syncthreads_count", T::Int, false, false, K::Pred},

@@ -58,7 +58,9 @@ int run_explain(const std::string& text, const std::string& target_text,
             << "  result:    " << spec::result_type_name(f.d_type)
             << (!f.optional_p                    ? ""
                 : f.family == spec::Family::Shfl ? ", optional predicate p (d|p; '_' may replace p)"
-                                                 : ", optional predicate p; '_' may replace d or p")
+                : f.family == spec::Family::Elect
+                    ? " (the leader's lane number) and predicate p (d|p; '_' may replace d)"
+                    : ", optional predicate p; '_' may replace d or p")
             << "\n"
             << "  requires:  " << spec::describe(f.avail) << "\n"
             << "  on " << spec::to_string(target) << " with PTX ISA " << spec::to_string(ptx)

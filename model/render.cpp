@@ -227,6 +227,10 @@ std::string availability_line(const spec::AvailabilityVerdict& v) {
 
 std::string findings_text(const WarpResult& r) {
   std::string out = availability_line(r.availability);
+  if (spec::has_chosen_leader(r.instr.form))
+    out += "The leader shown is the lowest lane of each membermask, as sm_90 elects (observed); "
+           "the specification allows any lane of the membermask, provided the same membermask "
+           "always elects the same lane (elect.leader, elect.deterministic).\n";
   if (r.ub.empty()) {
     for (const auto& t : r.outcome.loose_d) {
       if (t.lanes == 0) continue;

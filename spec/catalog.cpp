@@ -71,6 +71,8 @@ std::string_view family_name(Family f) {
       return "active mask";
     case Family::Shfl:
       return "shuffle";
+    case Family::Elect:
+      return "election";
   }
   return "?";
 }

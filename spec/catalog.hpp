@@ -68,6 +68,13 @@ enum class ClauseId : uint8_t {
   ShflUbPeerAbsent,
   ShflUbMaskMismatch,
   ShflUbSm6xConvergence,
+  ElectParticipants,
+  ElectLeader,
+  ElectPred,
+  ElectDeterministic,
+  ElectUbSelfNotInMask,
+  ElectUbPeerAbsent,
+  ElectUbMaskMismatch,
   Count_
 };
 inline constexpr int kClauseCount = static_cast<int>(ClauseId::Count_);
@@ -93,6 +100,7 @@ inline constexpr std::string_view kSrcSync =
     "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
 inline constexpr std::string_view kSrcActivemask = "PTX ISA 9.7.13.11 (activemask)";
 inline constexpr std::string_view kSrcShfl = "PTX ISA 9.7.9.6 (shfl.sync)";
+inline constexpr std::string_view kSrcElect = "PTX ISA 9.7.13 (elect.sync)";
 inline constexpr std::string_view kSrcMatchFn =
     "CUDA C++ Programming Guide, Warp Match Functions (types and worked example)";
 
@@ -255,6 +263,27 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "On sm_6x and older targets, UB unless the named lanes execute the same shuffle converged "
      "(one call site) and every executing lane is named by some membermask.",
      kSrcShfl},
+    {ClauseId::ElectParticipants, "elect.participants", ClauseKind::Semantic,
+     "Lanes that pass the same membermask hold one election among the lanes it names.",
+     kSrcElect},
+    {ClauseId::ElectLeader, "elect.leader", ClauseKind::Semantic,
+     "d is the lane number of one lane of the membermask, the same on every lane of the election; "
+     "which lane is left to the implementation.",
+     kSrcElect},
+    {ClauseId::ElectPred, "elect.pred", ClauseKind::Semantic,
+     "p is true on the elected lane and false on every other lane of the election.", kSrcElect},
+    {ClauseId::ElectDeterministic, "elect.deterministic", ClauseKind::Semantic,
+     "The same membermask elects the same lane every time.", kSrcElect},
+    {ClauseId::ElectUbSelfNotInMask, "elect.ub.self_not_in_mask", ClauseKind::Undefined,
+     "UB when an executing lane's own bit is clear in its membermask.", kSrcElect},
+    {ClauseId::ElectUbPeerAbsent, "elect.ub.peer_absent", ClauseKind::Undefined,
+     "UB when a lane named in an executing lane's membermask does not execute the instruction; "
+     "unlike the other warp forms, an exited lane is not excused.",
+     kSrcElect},
+    {ClauseId::ElectUbMaskMismatch, "elect.ub.mask_mismatch", ClauseKind::Undefined,
+     "UB when a lane named in an executing lane's membermask executes it with another "
+     "membermask (the text is silent; read as for the other warp forms).",
+     kSrcElect},
 }};
 
 constexpr bool clauses_in_order() {
@@ -308,12 +337,15 @@ enum class FormId : uint8_t {
   ShflDown,
   ShflBfly,
   ShflIdx,
+  ElectSync,
   Count_
 };
 inline constexpr int kFormCount = static_cast<int>(FormId::Count_);
 
 /// Instruction families; each has one semantics header.
-enum class Family : uint8_t { Match, Vote, Redux, WarpBarrier, CtaBarrier, Activemask, Shfl };
+enum class Family : uint8_t {
+  Match, Vote, Redux, WarpBarrier, CtaBarrier, Activemask, Shfl, Elect
+};
 
 /// What the source operand `a` holds.
 enum class OperandType : uint8_t { None, B32, B64, Pred, U32, S32, F32 };
@@ -358,6 +390,8 @@ inline constexpr ClauseId kReduxUb[] = {ClauseId::ReduxUbSelfNotInMask, ClauseId
 inline constexpr ClauseId kShflUb[] = {ClauseId::ShflUbSelfNotInMask, ClauseId::ShflUbPeerAbsent,
                                        ClauseId::ShflUbMaskMismatch,
                                        ClauseId::ShflUbSm6xConvergence};
+inline constexpr ClauseId kElectUb[] = {ClauseId::ElectUbSelfNotInMask, ClauseId::ElectUbPeerAbsent,
+                                        ClauseId::ElectUbMaskMismatch};
 inline constexpr ClauseId kSyncwarpUb[] = {
     ClauseId::SyncwarpUbSelfNotInMask, ClauseId::SyncwarpUbPeerAbsent,
     ClauseId::SyncwarpUbMaskMismatch, ClauseId::SyncwarpUbSm6xConvergence};
@@ -402,6 +436,8 @@ inline constexpr C kActivemask[] = {C::ActivemaskParticipants, C::ActivemaskResu
 inline constexpr auto kShfl = with_ub({C::ShflParticipants, C::ShflSourceLane, C::ShflBound,
                                        C::ShflInRange, C::ShflCopy, C::ShflSourceUndefined},
                                       kShflUb);
+inline constexpr auto kElect = with_ub(
+    {C::ElectParticipants, C::ElectLeader, C::ElectPred, C::ElectDeterministic}, kElectUb);
 
 inline constexpr Availability kAvMatch{{6, 0}, 70, ArchRule::AtLeast};
 inline constexpr Availability kAvVote{{6, 0}, 30, ArchRule::AtLeast};
@@ -413,6 +449,7 @@ inline constexpr Availability kAvBarSync{{1, 0}, 10, ArchRule::AtLeast};
 inline constexpr Availability kAvBarRed{{2, 0}, 20, ArchRule::AtLeast};
 inline constexpr Availability kAvActivemask{{6, 2}, 30, ArchRule::AtLeast};
 inline constexpr Availability kAvShfl{{6, 0}, 30, ArchRule::AtLeast};
+inline constexpr Availability kAvElect{{8, 0}, 90, ArchRule::AtLeast};
 }  // namespace detail
 
 // clang-format off
@@ -458,6 +495,7 @@ inline constexpr std::array<FormInfo, kFormCount> kForms = [] {
     {F::ShflDown, "shfl.sync.down.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Down, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ShflBfly, "shfl.sync.bfly.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Bfly, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ShflIdx, "shfl.sync.idx.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Idx, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
+    {F::ElectSync, "elect.sync", "d|p, membermask", Fa::Elect, M::None, O::None, R::U32, false, true, false, false, kAvElect, kElect},
   }};
 }();
 // clang-format on
@@ -504,6 +542,8 @@ constexpr std::span<const ClauseId> warp_ub_clauses(FormId id) {
       return kSyncwarpUb;
     case Family::Shfl:
       return kShflUb;
+    case Family::Elect:
+      return kElectUb;
     case Family::CtaBarrier:
     case Family::Activemask:
       break;
@@ -514,7 +554,7 @@ constexpr std::span<const ClauseId> warp_ub_clauses(FormId id) {
 /// The most UB clauses one warp form has.
 inline constexpr std::size_t kMaxWarpUb = std::max(
     {std::size(kMatchUb), std::size(kVoteUb), std::size(kReduxUb), std::size(kSyncwarpUb),
-     std::size(kShflUb)});
+     std::size(kShflUb), std::size(kElectUb)});
 
 // Every warp form's clause list ends with its family's UB clauses, and those are UB clauses:
 // the semantics report them in that order, and the fast implementation reads them from there.
@@ -546,6 +586,14 @@ constexpr bool has_membermask(FormId id) {
 /// catalog's operand syntax says it.
 constexpr bool has_operands_bc(FormId id) {
   return form_info(id).syntax.find(", b, c,") != std::string_view::npos;
+}
+
+/// True for forms whose `d` the specification constrains without determining it: elect.sync's
+/// leader is some lane of the membermask, the same one every time for the same membermask. The
+/// model reports one admissible answer (the lowest lane, as sm_90 elects: observed); `check`
+/// accepts every admissible one.
+constexpr bool has_chosen_leader(FormId id) {
+  return form_info(id).family == Family::Elect;
 }
 
 /// True for forms with a clause that can leave `d` alone undefined (kind UndefinedValue).

@@ -133,7 +133,7 @@ FormId match_opcode(std::string_view op, std::size_t col0) {
   for (std::size_t i = 0; i < best && i < toks.size(); ++i) col += toks[i].size() + 1;
   if (best == 0)
     throw Fail{col0, "unknown instruction '" + std::string(toks[0]) +
-                         "'; expected match, vote, redux, shfl, bar or activemask (see 'warpspec list')"};
+                         "'; expected match, vote, redux, shfl, elect, bar or activemask (see 'warpspec list')"};
   std::string prefix;
   for (std::size_t i = 0; i < best; ++i) prefix += (i ? "." : "") + std::string(toks[i]);
   if (best >= toks.size())
@@ -272,6 +272,17 @@ ParsedInstr parse_ptx(Cursor& c) {
       out.text = std::string(f.name) + " " + d + (p.empty() ? "" : "|" + p) + ", " + a + ", " +
                  word_text(out.instr.imm_b, out.b_register, true) + ", " +
                  word_text(out.instr.imm_c, out.c_register) + ", " + mask_text(out) + ";";
+      break;
+    }
+    case Family::Elect: {
+      d = expect_register(c, "the destination d (the leader's lane number)", true);
+      if (!c.eat('|')) throw Fail{c.column(), "expected '|p': elect.sync writes a predicate too"};
+      p = expect_register(c, "the predicate destination p");
+      out.instr.write_d = d != "_";
+      out.instr.write_p = true;
+      expect_comma(c, "the membermask");
+      read_mask(c, out);
+      out.text = std::string(f.name) + " " + d + "|" + p + ", " + mask_text(out) + ";";
       break;
     }
     case Family::WarpBarrier:

@@ -1,6 +1,7 @@
 #pragma once
 // One entry point over every warp form: the dispatch reads the catalog's family, never a value.
 #include "spec/activemask.hpp"
+#include "spec/elect.hpp"
 #include "spec/match.hpp"
 #include "spec/redux.hpp"
 #include "spec/shfl.hpp"
@@ -25,6 +26,8 @@ Outcome<D, W> evaluate_warp(const D& d, const Instr& in, const WarpState<D, W>& 
       return eval_activemask(d, in, s);
     case Family::Shfl:
       return eval_shfl(d, in, s, pre_volta);
+    case Family::Elect:
+      return eval_elect(d, in, s);
     case Family::CtaBarrier:
       break;
   }

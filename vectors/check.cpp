@@ -105,6 +105,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
                   const std::string& rfile) {
   CheckReport rep;
   std::map<spec::FormId, FormFailures> failing;
+  LeaderMemo leaders;  // elect.sync: one leader per membermask across the whole suite
   rep.header = scan(vin, vfile, rin, rfile,
                     [&](const VectorExpect& ex, const ResultLine& res, std::string_view vline,
                         std::size_t vno) {
@@ -115,7 +116,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
                         ++tally.skipped;
                         return;
                       }
-                      const auto m = compare(*ex.instr, ex.rounds, res.rounds);
+                      const auto m = compare(*ex.instr, ex.rounds, res.rounds, &leaders);
                       if (ex.ub && m.kind == Mismatch::Kind::None) {
                         ++tally.ub_vectors;
                         return;
@@ -158,12 +159,14 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
         std::size_t negated_failing = 0, plain_failing = 0, plain_passing = 0;
       };
       std::map<spec::Family, Negation> negation;
+      LeaderMemo leaders_again;
       scan(vin, vfile, rin, rfile,
            [&](const VectorExpect& ex, const ResultLine& res, std::string_view, std::size_t) {
              const auto form = ex.instr->instr.form;
              if (res.skipped) return;
              const bool fails =
-                 compare(*ex.instr, ex.rounds, res.rounds).kind != Mismatch::Kind::None;
+                 compare(*ex.instr, ex.rounds, res.rounds, &leaders_again).kind !=
+                 Mismatch::Kind::None;
              if (const auto& f = spec::form_info(form); f.negatable && !ex.ub) {
                auto& n = negation[f.family];
                if (fails)

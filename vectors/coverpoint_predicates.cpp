@@ -663,6 +663,20 @@ bool Reader::warp(CoverpointId id) const {
       const auto apart = expected(w, t_, p_);
       return !has_ub(apart) && answers_differ(apart, e_);
     }
+    case C::ElectLeaderNotLowestExecuting:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return r.e->d[i] != static_cast<uint32_t>(std::countr_zero(r.execs));
+      });
+    case C::ElectMaskElectsAgain:
+      for (std::size_t k = 0; k < warps_.size(); ++k)
+        for (std::size_t l = k + 1; l < warps_.size(); ++l)
+          if (any_lane(warps_[k].defined, [&](unsigned i) {
+                return any_lane(warps_[l].defined, [&](unsigned j) {
+                  return warps_[l].mask[j] == warps_[k].mask[i];
+                });
+              }))
+            return true;
+      return false;
     case C::ActivemaskExitedLane:
       return any_round([](const WarpRound& r) { return r.defined != 0 && r.exited != 0; });
     case C::ActivemaskTwoSites:

@@ -151,6 +151,8 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ShflCBitBesideField, "shfl.c_bit_beside_field", S::Shfl, false, "c has bit 5 or bit 13 set, just above the clamp or the segment mask, and reading that field one bit wider would change a lane's answer."},
   {C::ShflReadsChangedLowerLane, "shfl.reads_changed_lower_lane", S::ShflNotDown, false, "A lane reads a lower lane whose own d differs from its a: results written back in ascending lane order before every lane has read would show."},
   {C::ShflReadsChangedHigherLane, "shfl.reads_changed_higher_lane", S::ShflNotUp, false, "A lane reads a higher lane whose own d differs from its a: results written back in descending lane order before every lane has read would show."},
+  {C::ElectLeaderNotLowestExecuting, "elect.leader_not_lowest_executing", S::Elect, false, "An election's leader is not the warp's lowest executing lane: an election that ignored the membermask would show."},
+  {C::ElectMaskElectsAgain, "elect.mask_elects_again", S::Elect, false, "A membermask elects in two rounds of one vector: a leader that changed from one election to the next would show."},
 };
 // clang-format on
 static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),
@@ -175,6 +177,10 @@ constexpr std::string_view kSm6xNamesExited =
     "on sm_6x the callers' masks must together name exactly the calling lanes, so a mask that "
     "names an exited lane is undefined (syncwarp.ub.sm6x_convergence)";
 
+constexpr std::string_view kElectNamesExited =
+    "elect.sync does not excuse exited lanes from its wait, so a membermask that names one is "
+    "undefined (elect.ub.peer_absent)";
+
 constexpr Unreachable kUnreachable[] = {
     {C::ResultZeroSignDecides, S::F32Abs, false,
      "with .abs every -0.0 becomes +0.0 before the reduction, so the two zeros never meet"},
@@ -186,6 +192,9 @@ constexpr Unreachable kUnreachable[] = {
      "on sm_6x the lanes named in a membermask must reach it from one call site: split call "
      "sites are undefined there (*.ub.sm6x_convergence)"},
     {C::StatusExitedInMask, S::Syncwarp, true, kSm6xNamesExited},
+    {C::StatusExitedInMask, S::Elect, false, kElectNamesExited},
+    {C::SeqExitedStillNamed, S::Elect, false, kElectNamesExited},
+    {C::StatusSoleSurvivor, S::Elect, false, kElectNamesExited},
     {C::SeqExitedStillNamed, S::Syncwarp, true, kSm6xNamesExited},
     {C::StatusSoleSurvivor, S::Syncwarp, true,
      "on sm_6x the callers' masks must together name exactly the calling lanes, so a full mask "
@@ -224,6 +233,8 @@ bool in_scope(CoverScope scope, FormId form) {
       return spec::is_warp_form(form) && spec::has_membermask(form);
     case S::Activemask:
       return f.family == Fa::Activemask;
+    case S::Elect:
+      return f.family == Fa::Elect;
     case S::Shfl:
       return f.family == Fa::Shfl;
     case S::ShflUp:

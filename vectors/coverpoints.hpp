@@ -154,6 +154,8 @@ enum class CoverpointId : uint8_t {
   ShflCBitBesideField,
   ShflReadsChangedLowerLane,
   ShflReadsChangedHigherLane,
+  ElectLeaderNotLowestExecuting,
+  ElectMaskElectsAgain,
   Count_
 };
 inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
@@ -203,6 +205,7 @@ enum class CoverScope : uint8_t {
   ShflDown,        ///< shfl.sync.down
   ShflNotDown,     ///< shfl.sync.up, .bfly, .idx (they can read a lower lane)
   ShflNotUp,       ///< shfl.sync.down, .bfly, .idx (they can read a higher lane)
+  Elect,           ///< elect.sync
 };
 
 /// A catalog row: a stable key, the forms that list it, whether only undefined states show it,

@@ -87,6 +87,10 @@ std::string body(const spec::ParsedInstr& p) {
       return "asm volatile(\"{ .reg .pred q; " + name +
              " %0|q, %2, %3, %4, %5; selp.u32 %1, 1, 0, q; }\" : \"=r\"(dv), \"=r\"(pv) : "
              "\"r\"(" + a32 + "), \"r\"(L.b), \"r\"(L.c), \"r\"(L.mask));";
+    case spec::Family::Elect:
+      // d travels as a register even when the vector writes the sink `_`.
+      return "asm volatile(\"{ .reg .pred q; elect.sync %0|q, %2; selp.u32 %1, 1, 0, q; }\" : "
+             "\"=r\"(dv), \"=r\"(pv) : \"r\"(L.mask));";
     case spec::Family::CtaBarrier: {
       const std::string pred = p.instr.negate ? "!" + a32 : a32;
       switch (f.mode) {

@@ -245,6 +245,8 @@ std::vector<std::vector<Round>> boundary(const spec::ParsedInstr& in) {
   model::Warp ex = warp(0xffffffffu, [](unsigned i) { return uint64_t{i >= 28 ? 0u : 1u}; });
   for (unsigned i = 28; i < 32; ++i) model::set_status(ex, i, model::LaneStatus::Exited);
   out.push_back({Round{ex, {}}});
+  // The same elections twice: a membermask must elect the same lane again.
+  if (f.family == spec::Family::Elect) out.push_back({Round{two, {}}, Round{two, {}}});
   if (f.mode == spec::Mode::Ballot) {
     // Everyone votes true with the full mask, then half the warp votes with its own mask.
     model::Warp first = warp(0xffffffffu, [](unsigned) { return uint64_t{1}; });
@@ -471,6 +473,8 @@ std::vector<spec::ParsedInstr> instructions_for(FormId form) {
       return {parse(name + " d;")};
     case spec::Family::Shfl:
       return {parse(name + " d|p, a, b, c, m;")};
+    case spec::Family::Elect:
+      return {parse(name + " d|p, m;"), parse(name + " _|p, m;")};
     case spec::Family::CtaBarrier:
       return {parse(f.mode == spec::Mode::None ? name + " 0;" : name + " d, 0, a;")};
   }

@@ -154,6 +154,41 @@ WarpAnswer<D> shfl_mutant(const D& d, MutantId m, const spec::Instr& in,
   return o;
 }
 
+// The elect.sync mutants. `carry` counts the elections so far (elect_rotates).
+template <spec::Domain D>
+WarpAnswer<D> elect_mutant(const D& d, MutantId m, const spec::Instr& in,
+                           const spec::WarpState<D>& w, const spec::Outcome<D>& ref,
+                           typename D::W32& carry) {
+  using M = MutantId;
+  constexpr int W = spec::kWarpSize;
+  auto o = as_answer(d, ref);
+  for (unsigned i = 0; i < W; ++i) {
+    const auto mask = member_mask(d, in, w, i) & d.w32(spec::full_mask<W>());
+    switch (m) {
+      case M::ElectPredOnEveryLane:
+        o.p[i] = d.lit(true);
+        break;
+      case M::ElectEachLaneAlone:
+        o.d[i] = d.w32(i);
+        o.p[i] = d.lit(true);
+        break;
+      case M::ElectRankForLane:
+        o.d[i] = d.w32(0);
+        break;
+      default: {  // ElectRotates: the lowest lane at or above the counter, else the lowest
+        const auto start = carry & d.w32(W - 1);
+        auto above = d.w32(0);
+        for (unsigned j = 0; j < W; ++j) above = above | spec::bit_if(d, !d.ult(d.w32(j), start), j);
+        const auto pick = d.ite(spec::is_zero(d, mask & above), mask, mask & above);
+        o.d[i] = spec::lowest_lane<D, W>(d, pick);
+        o.p[i] = o.d[i] == d.w32(i);
+      }
+    }
+  }
+  if (m == M::ElectRotates) carry = carry + d.w32(1);
+  return o;
+}
+
 }  // namespace detail
 
 /// The answer of a warp form with bug `m` on one round; `ref` is the specification's outcome
@@ -313,6 +348,11 @@ WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
     case M::ShflMaskMustEqualActive:
     case M::ShflCopyThroughFloat:
       return detail::shfl_mutant(d, m, in, w, ref);
+    case M::ElectPredOnEveryLane:
+    case M::ElectEachLaneAlone:
+    case M::ElectRankForLane:
+    case M::ElectRotates:
+      return detail::elect_mutant(d, m, in, w, ref, carry);
     default:  // the block-barrier mutants
       return o;
   }

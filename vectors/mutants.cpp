@@ -58,6 +58,10 @@ constexpr MutantInfo kMutants[] = {
   {M::ShflPredAlwaysTrue, "shfl_pred_always_true", "sets p on every executing lane, in range or not", ClauseId::ShflInRange},
   {M::ShflMaskMustEqualActive, "shfl_mask_must_equal_active", "refuses a membermask that differs from the lanes executing the shuffle (exited lanes named, or part of the warp)", ClauseId::ShflParticipants},
   {M::ShflCopyThroughFloat, "shfl_copy_through_float", "moves the value as a float: a NaN comes out canonical and -0.0 as +0.0", ClauseId::ShflCopy},
+  {M::ElectPredOnEveryLane, "elect_pred_on_every_lane", "sets p on every lane of the election, not on the leader alone", ClauseId::ElectPred},
+  {M::ElectEachLaneAlone, "elect_each_lane_alone", "elects each lane itself, as an emulator that runs one thread at a time does: every lane gets its own number and p", ClauseId::ElectLeader},
+  {M::ElectRankForLane, "elect_rank_for_lane", "returns the leader's rank within the membermask (0) instead of its lane number", ClauseId::ElectLeader},
+  {M::ElectRotates, "elect_rotates", "spreads the work: elects the lowest lane at or above a counter that advances with every election, so one membermask elects different lanes", ClauseId::ElectDeterministic, true},
 };
 // clang-format on
 static_assert(std::size(kMutants) == static_cast<std::size_t>(kMutantCount),
@@ -132,12 +136,24 @@ bool applies(MutantId m, const spec::Instr& in) {
   const auto& f = spec::form_info(in.form);
   const bool warp_valued = f.family == spec::Family::Match || f.family == spec::Family::Vote ||
                            f.family == spec::Family::Redux;
+  const bool elect = f.family == spec::Family::Elect;
   const bool is_f32 = f.a_type == spec::OperandType::F32;
   const bool cta_valued = f.family == spec::Family::CtaBarrier && f.mode != spec::Mode::None;
   switch (m) {
+    // elect.sync excuses no named lane, so a defined round never names an exited one: counting
+    // exited lanes changes nothing there.
     case M::MembermaskIgnored:
+      return warp_valued || elect;
     case M::ExitedCounted:
       return warp_valued;
+    case M::ElectPredOnEveryLane:
+    case M::ElectRotates:
+      return elect;
+    // Where d is the sink only p is seen, and these two differ from the model in d alone.
+    case M::ElectEachLaneAlone:
+      return elect;
+    case M::ElectRankForLane:
+      return elect && in.write_d;
     case M::StaleBallotBits:
       return f.mode == spec::Mode::Ballot;
     case M::FloatMatchByValue:

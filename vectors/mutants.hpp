@@ -58,6 +58,10 @@ enum class MutantId : uint8_t {
   ShflPredAlwaysTrue,
   ShflMaskMustEqualActive,
   ShflCopyThroughFloat,
+  ElectPredOnEveryLane,
+  ElectEachLaneAlone,
+  ElectRankForLane,
+  ElectRotates,
   Count_
 };
 inline constexpr int kMutantCount = static_cast<int>(MutantId::Count_);

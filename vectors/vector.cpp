@@ -54,6 +54,15 @@ void bits_to_flags(const uint32_t* words, std::size_t n, uint8_t* out) {
 
 namespace {
 
+// elect.sync: each lane's leader may be any lane of its membermask (Expected::choice).
+void add_choice(const Vector& v, const Round& r, Expected& e) {
+  e.choice.clear();
+  if (!spec::has_chosen_leader(v.instr.instr.form)) return;
+  e.choice.resize(spec::kWarpSize);
+  for (unsigned i = 0; i < spec::kWarpSize; ++i)
+    e.choice[i] = v.instr.instr.imm_mask.value_or(r.warp.mask[i]);
+}
+
 // The expectations of every round, from the model's evaluators of warp and block forms.
 template <class WarpEval, class CtaEval>
 std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval&& cta_eval) {
@@ -79,6 +88,7 @@ std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval
         e.defined.push_back(res.defined(i));
         e.d_defined.push_back(res.d_defined(i));
       }
+      add_choice(v, r, e);
       for (const auto& u : res.ub) {
         std::vector<unsigned> lanes;
         for (unsigned i = 0; i < 32; ++i)
@@ -180,6 +190,7 @@ void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
       fast::WarpLanes lanes;
       (void)fast::evaluate_batch(in, std::span(&r.warp, 1), std::span(&lanes, 1), target, ptx);
       from_lanes(in.form, lanes, out[k]);
+      add_choice(v, r, out[k]);
     }
   }
 }
@@ -196,32 +207,15 @@ std::vector<Observed> as_observed(const std::vector<Expected>& e) {
   return out;
 }
 
-Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
-                 const std::vector<Observed>& o) {
-  const auto& f = spec::form_info(in.instr.form);
-  const bool check_d = f.d_type != spec::ResultType::None && in.instr.write_d;
-  const bool check_p = in.instr.write_p;
-  Mismatch m;
-  // Most observations agree: one pass that builds nothing, and the detailed walk below only for
-  // a round that departs.
-  if (o.size() == e.size()) {
-    bool agree = true;
-    for (std::size_t k = 0; k < e.size() && agree; ++k) {
-      const auto& x = e[k];
-      const auto& y = o[k];
-      if (!x.ub.empty()) continue;
-      if (y.ub_reported || y.hang) agree = false;
-      for (unsigned i = 0; i < x.defined.size() && agree; ++i) {
-        if (!x.defined[i]) continue;
-        if (i >= y.present.size() || !y.present[i])
-          agree = false;
-        else if ((check_d && x.d_defined[i] && y.d[i] != x.d[i]) || (check_p && y.p[i] != x.p[i]))
-          agree = false;
-      }
-    }
-    if (agree) return m;
-  }
+namespace {
+
+// The walk of `compare` round by round, with the comparison of values on a defined round whose
+// every defined lane has a result left to `values`.
+template <class Values>
+Mismatch compare_defined(const std::vector<Expected>& e, const std::vector<Observed>& o,
+                         Values&& values) {
   if (o.size() != e.size()) {  // readers give every round; a caller's short list has no result
+    Mismatch m;
     m.kind = Mismatch::Kind::Missing;
     m.round = std::min(o.size(), e.size());
     m.what = "result";
@@ -248,6 +242,86 @@ Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
       if (x.defined[i] && (i >= y.present.size() || !y.present[i])) miss.lanes.push_back(i);
     if (!miss.lanes.empty()) return miss;
     // 4. Values on defined lanes.
+    if (auto m = values(k, x, y); m.kind != Mismatch::Kind::None) return m;
+  }
+  return {};
+}
+
+// elect.sync, one defined round whose every defined lane has a result: the values the text
+// allows (Expected::choice). Each lane's leader is its d, or where d is the sink the one lane
+// of its membermask that reports p. The leader must be a lane of the membermask, the lanes of
+// one election must agree on it, p must hold on it alone, and a membermask must elect the same
+// lane as in every earlier round (`leaders`).
+Mismatch compare_election(std::size_t k, const Expected& x, const Observed& y, bool check_d,
+                          LeaderMemo& leaders) {
+  constexpr uint32_t kNone = 0xffffffffu;
+  const unsigned n = static_cast<unsigned>(x.defined.size());
+  std::vector<uint32_t> leader(n, kNone);
+  for (unsigned i = 0; i < n; ++i) {
+    if (!x.defined[i]) continue;
+    if (check_d) {
+      leader[i] = y.d[i];
+    } else {
+      for (unsigned j = 0; j < n; ++j)
+        if ((x.choice[i] >> j) & 1u && j < y.p.size() && y.present[j] && y.p[j])
+          leader[i] = leader[i] == kNone ? j : kNone - 1;  // two lanes claim it: no leader
+    }
+  }
+  Mismatch dm{Mismatch::Kind::Value, k, {}, check_d ? "d" : "p"};
+  Mismatch pm{Mismatch::Kind::Value, k, {}, "p"};
+  std::map<uint32_t, uint32_t> here;  // membermask -> the leader its first lane named
+  for (unsigned i = 0; i < n; ++i) {
+    if (!x.defined[i]) continue;
+    const uint32_t mask = x.choice[i], l = leader[i];
+    const bool in_mask = l < 32 && ((mask >> l) & 1u);
+    const auto [at, fresh] = here.emplace(mask, l);
+    const auto seen = leaders.find(mask);
+    if (!in_mask || (!fresh && at->second != l) || (seen != leaders.end() && seen->second != l))
+      dm.lanes.push_back(i);
+    else if (check_d && (y.p[i] != 0) != (l == i))
+      pm.lanes.push_back(i);
+  }
+  if (!dm.lanes.empty()) return dm;
+  if (!pm.lanes.empty()) return pm;
+  for (const auto& [mask, l] : here) leaders.emplace(mask, l);
+  return {};
+}
+
+}  // namespace
+
+Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
+                 const std::vector<Observed>& o, LeaderMemo* leaders) {
+  const auto& f = spec::form_info(in.instr.form);
+  if (spec::has_chosen_leader(in.instr.form)) {
+    LeaderMemo own;
+    return compare_defined(e, o, [&](std::size_t k, const Expected& x, const Observed& y) {
+      return compare_election(k, x, y, f.d_type != spec::ResultType::None && in.instr.write_d,
+                              leaders ? *leaders : own);
+    });
+  }
+  const bool check_d = f.d_type != spec::ResultType::None && in.instr.write_d;
+  const bool check_p = in.instr.write_p;
+  Mismatch m;
+  // Most observations agree: one pass that builds nothing, and the detailed walk below only for
+  // a round that departs.
+  if (o.size() == e.size()) {
+    bool agree = true;
+    for (std::size_t k = 0; k < e.size() && agree; ++k) {
+      const auto& x = e[k];
+      const auto& y = o[k];
+      if (!x.ub.empty()) continue;
+      if (y.ub_reported || y.hang) agree = false;
+      for (unsigned i = 0; i < x.defined.size() && agree; ++i) {
+        if (!x.defined[i]) continue;
+        if (i >= y.present.size() || !y.present[i])
+          agree = false;
+        else if ((check_d && x.d_defined[i] && y.d[i] != x.d[i]) || (check_p && y.p[i] != x.p[i]))
+          agree = false;
+      }
+    }
+    if (agree) return m;
+  }
+  return compare_defined(e, o, [&](std::size_t k, const Expected& x, const Observed& y) {
     Mismatch dm{Mismatch::Kind::Value, k, {}, "d"};
     Mismatch pm{Mismatch::Kind::Value, k, {}, "p"};
     for (unsigned i = 0; i < x.defined.size(); ++i) {
@@ -255,10 +329,8 @@ Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
       if (check_d && x.d_defined[i] && y.d[i] != x.d[i]) dm.lanes.push_back(i);
       if (check_p && y.p[i] != x.p[i]) pm.lanes.push_back(i);
     }
-    if (!dm.lanes.empty()) return dm;
-    if (!pm.lanes.empty()) return pm;
-  }
-  return m;
+    return !dm.lanes.empty() ? dm : !pm.lanes.empty() ? pm : Mismatch{};
+  });
 }
 
 void own_masks(Vector& v) {

@@ -3,6 +3,7 @@
 // what the specification says each round returns. Successive rounds catch implementations that
 // keep state between instructions (stale ballot bits, a block reduction never reset).
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct Expected {
   std::vector<uint8_t> executes;
   std::vector<uint8_t> defined;  ///< executes and no UB clause fires on the lane
   std::vector<uint8_t> d_defined;  ///< defined, and no clause leaves the lane's d open (shuffles)
+  /// elect.sync (spec::has_chosen_leader): the lanes each lane's leader may be chosen from (its
+  /// membermask). `d` and `p` then hold the model's choice, one admissible answer of several.
+  /// Empty for every other form.
+  std::vector<uint32_t> choice;
   std::vector<std::pair<spec::ClauseId, std::vector<unsigned>>> ub;  ///< clauses that fire
 };
 
@@ -83,6 +88,10 @@ bool has_ub(const std::vector<Expected>& e);
 /// The model's answer in the form an implementation reports it (used by mutants and tests).
 std::vector<Observed> as_observed(const std::vector<Expected>& e);
 
+/// The leader an implementation elected for each membermask so far (elect.sync): the text
+/// requires the same one every time, so a suite's vectors share one memo.
+using LeaderMemo = std::map<uint32_t, uint32_t>;
+
 /// Where an observation first departs from the specification.
 struct Mismatch {
   /// Ub: a UB report on a defined round; Hang: a defined round that did not complete; Missing:
@@ -96,12 +105,16 @@ struct Mismatch {
 /// Compares an observation with the specification, round by round, in the order: completion (a
 /// defined round must not hang), UB (a defined round must not be reported undefined),
 /// defined-ness (every defined lane has a result), values. Rounds with UB are not compared.
+/// Where the specification leaves a choice (elect.sync's leader), values are held to what it
+/// allows instead of to the model's choice: a lane of the membermask, one per election, p on
+/// it alone, and the same one for a membermask in every round, and in every vector that shares
+/// `leaders` (a fresh memo per call when it is null).
 Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
-                 const std::vector<Observed>& o);
+                 const std::vector<Observed>& o, LeaderMemo* leaders = nullptr);
 /// Same, for a vector.
 inline Mismatch compare(const Vector& v, const std::vector<Expected>& e,
-                        const std::vector<Observed>& o) {
-  return compare(v.instr, e, o);
+                        const std::vector<Observed>& o, LeaderMemo* leaders = nullptr) {
+  return compare(v.instr, e, o, leaders);
 }
 
 /// Writes an immediate membermask into every lane's mask of every round and drops it from the

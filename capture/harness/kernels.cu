@@ -131,10 +131,14 @@ __device__ __forceinline__ void op(uint64_t a, uint32_t b, uint32_t c, uint32_t 
   } else if constexpr (Vi == iv(V::ShflXorIntr)) {
     d = static_cast<uint32_t>(
         __shfl_xor_sync(m, static_cast<int>(a32), static_cast<int>(b), static_cast<int>(width)));
-  } else {
-    static_assert(Vi == iv(V::ShflIdxIntr), "every warp variant has a branch here");
+  } else if constexpr (Vi == iv(V::ShflIdxIntr)) {
     d = static_cast<uint32_t>(
         __shfl_sync(m, static_cast<int>(a32), static_cast<int>(b), static_cast<int>(width)));
+  } else {
+    static_assert(Vi == iv(V::ElectSync), "every warp variant has a branch here");
+    asm volatile("{\n\t.reg .pred q;\n\telect.sync %0|q, %2;\n\tselp.u32 %1, 1, 0, q;\n\t}"
+                 : "=r"(d), "=r"(p)
+                 : "r"(m));
   }
   (void)b, (void)c, (void)width;
 }

@@ -289,6 +289,27 @@ ShflWords<D, W> shfl_words(const D& d, const spec::Instr& in, const spec::WarpSt
 
 // ------------------------------------------------------------------------------- the forms
 
+// ------------------------------------------------------------------------------- elect.sync
+
+/// What elect.sync gives: d per lane and p as a word.
+template <Domain D, int W>
+struct ElectWords {
+  Rows<D, W> d;
+  typename D::W32 p;
+};
+
+/// PTX ISA 9.7.13, elect.sync, with the model's choice of leader (the lowest lane of the
+/// membermask): m & -m keeps that lane's bit, and the count of the bits below it is its number.
+/// p holds the executing lanes whose own bit that is.
+template <Domain D, int W>
+ElectWords<D, W> elect_words(const D& d, const LaneWords<D, W>& v) {
+  const auto low = spec::lanes_of<W>([&](unsigned i) { return v.mask[i] & (~v.mask[i] + d.w32(1)); });
+  return {spec::lanes_of<W>([&](unsigned i) {
+            return d.ite(spec::is_zero(d, low[i]), d.w32(0), d.popcount(low[i] + d.w32(~0u)));
+          }),
+          v.execs & pack_where<D, W>(d, [&](unsigned i) { return d.bit(low[i], i); })};
+}
+
 /// Evaluates a warp form (any family but the block barriers) on a warp state; `pre_volta`
 /// selects the sm_6x rules. Agrees with `spec::evaluate_warp` in the sense stated at the top of
 /// this file.
@@ -342,6 +363,16 @@ Lanes<D, W> evaluate_lanes(const D& d, const spec::Instr& in, const spec::WarpSt
     case spec::Family::Activemask:
       out.d = activemask_rows(d, s, v);
       break;
+    case spec::Family::Elect: {
+      auto r = elect_words(d, v);
+      out.d = r.d;
+      out.p = r.p;
+      // Exited lanes are not excused from the wait (spec::ub_named_lane_missing).
+      out.ub[1] = v.execs & pack_where<D, W>(d, [&](unsigned i) {
+                    return !spec::is_zero(d, v.mask[i] & ~v.execs);
+                  });
+      break;
+    }
     case spec::Family::CtaBarrier:
       break;  // evaluated by `evaluate_cta_words`
   }
