@@ -119,6 +119,7 @@ void add_match_laws(std::vector<Property>& out, const Subject& subject);
 void add_ub_laws(std::vector<Property>& out, const Subject& subject);
 void add_cta_laws(std::vector<Property>& out, const Subject& subject);
 void add_activemask_laws(std::vector<Property>& out, const Subject& subject);
+void add_elect_laws(std::vector<Property>& out, const Subject& subject);
 void add_shfl_laws(std::vector<Property>& out, const Subject& subject);
 
 }  // namespace warpspec::checker::laws

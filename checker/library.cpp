@@ -68,6 +68,7 @@ std::vector<Property> law_library(std::shared_ptr<const Implementation> subject)
   laws::add_ub_laws(lib, subject);
   laws::add_cta_laws(lib, subject);
   laws::add_activemask_laws(lib, subject);
+  laws::add_elect_laws(lib, subject);
   laws::add_shfl_laws(lib, subject);
   for (auto& p : lib)
     p.claims_alone = std::find(std::begin(kClaimsAlone), std::end(kClaimsAlone), p.name) !=
