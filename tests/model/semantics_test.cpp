@@ -591,14 +591,15 @@ TEST(Catalog, EveryClauseKeyIsUniqueAndNamesItsFamily) {
           {spec::Family::WarpBarrier, "syncwarp"},
           {spec::Family::CtaBarrier, "cta"},
           {spec::Family::Activemask, "activemask"},
-          {spec::Family::Shfl, "shfl"}};
+          {spec::Family::Shfl, "shfl"},
+          {spec::Family::Elect, "elect"}};
       EXPECT_EQ(family, expect.at(f.family)) << f.name << " lists " << key;
     }
 }
 
 TEST(Catalog, FormNamesRoundTrip) {
   for (const auto& f : spec::kForms) EXPECT_EQ(spec::find_form(f.name), f.id);
-  EXPECT_EQ(spec::kForms.size(), 35u);
+  EXPECT_EQ(spec::kForms.size(), 36u);
 }
 
 TEST(Catalog, IntrinsicsLowerToFormsOfMatchingWidth) {
