@@ -173,6 +173,11 @@ std::vector<Goal> warp_goals(const Z3Domain& d, const spec::ParsedInstr& pin, co
     auto carry = vectors::initial_carry(d, m, in.form);
     goals.push_back(
         {t, warp_kill(d, in, ref, vectors::warp_mutant(d, m, in, w, ref, pv, carry)), false, 1});
+    // Failing that, the same state twice: a mutant whose carried state changes its second answer
+    // (an election that rotates its leader) shows there.
+    if (vectors::mutant_info(m).carries_state)
+      goals.push_back(
+          {t, warp_kill(d, in, ref, vectors::warp_mutant(d, m, in, w, ref, pv, carry)), false, 2});
   }
   return goals;
 }

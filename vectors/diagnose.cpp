@@ -893,6 +893,33 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
     dg.unexplained = 0;
     return dg;
   }
+  // Where the specification leaves a choice (elect.sync's leader), a value unlike the model's
+  // is no failure in itself: the comparison that holds answers to what the text allows names
+  // the rule each failing vector breaks.
+  if (spec::has_chosen_leader(f.id)) {
+    dg.failing = 0;
+    LeaderMemo leaders;
+    for (const auto& a : answers) {
+      auto m = compare(a.vector, a.expect, a.observed, &leaders);
+      // A defined round refused (reported undefined, or never completed) waits for, or rejects,
+      // lanes the rule of who takes part does not ask for.
+      if (m.kind == Mismatch::Kind::Ub || m.kind == Mismatch::Kind::Hang) {
+        m.clause = participants_clause(f);
+        if (m.lanes.empty()) m.lanes.push_back(0);  // one answer, the whole round
+      }
+      if (m.kind == Mismatch::Kind::Missing || m.kind == Mismatch::Kind::None || !m.clause) continue;
+      dg.failing += m.lanes.size();
+      auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
+                             [&](const ClauseCharge& c) { return c.clause == *m.clause; });
+      if (it == dg.clauses.end())
+        dg.clauses.push_back({*m.clause, "", m.lanes.size(), false,
+                              "the rule the failing lanes break, as the comparison found it"});
+      else
+        it->explained += m.lanes.size();
+    }
+    dg.unexplained = 0;
+    return dg;
+  }
   // A collective that never completes a round without undefined behaviour (it hangs, or aborts)
   // most often waits for a lane it must not wait for: that breaks the rule of who takes part,
   // whatever its values do. A match that stops only where a NaN bit pattern takes part compares

@@ -267,19 +267,36 @@ Mismatch compare_election(std::size_t k, const Expected& x, const Observed& y, b
           leader[i] = leader[i] == kNone ? j : kNone - 1;  // two lanes claim it: no leader
     }
   }
+  // The rule each departing lane breaks: the leader is no lane of the membermask (elected from
+  // the lanes executing, or from nowhere), the election disagrees with itself or with an earlier
+  // one of the same membermask, or p is not on the leader alone.
   Mismatch dm{Mismatch::Kind::Value, k, {}, check_d ? "d" : "p"};
-  Mismatch pm{Mismatch::Kind::Value, k, {}, "p"};
+  Mismatch pm{Mismatch::Kind::Value, k, {}, "p", spec::ClauseId::ElectPred};
   std::map<uint32_t, uint32_t> here;  // membermask -> the leader its first lane named
+  uint32_t executing = 0;
+  for (unsigned i = 0; i < n; ++i) executing |= x.executes[i] ? 1u << i : 0u;
   for (unsigned i = 0; i < n; ++i) {
     if (!x.defined[i]) continue;
     const uint32_t mask = x.choice[i], l = leader[i];
     const bool in_mask = l < 32 && ((mask >> l) & 1u);
     const auto [at, fresh] = here.emplace(mask, l);
     const auto seen = leaders.find(mask);
-    if (!in_mask || (!fresh && at->second != l) || (seen != leaders.end() && seen->second != l))
+    std::optional<spec::ClauseId> broken;
+    if (!in_mask && !check_d)  // p on no lane of the membermask, or on several
+      broken = spec::ClauseId::ElectPred;
+    else if (!in_mask)
+      broken = l < 32 && ((executing >> l) & 1u) ? spec::ClauseId::ElectParticipants
+                                                  : spec::ClauseId::ElectLeader;
+    else if (!fresh && at->second != l)
+      broken = spec::ClauseId::ElectLeader;
+    else if (seen != leaders.end() && seen->second != l)
+      broken = spec::ClauseId::ElectDeterministic;
+    if (broken) {
       dm.lanes.push_back(i);
-    else if (check_d && (y.p[i] != 0) != (l == i))
+      if (!dm.clause) dm.clause = broken;
+    } else if (check_d && (y.p[i] != 0) != (l == i)) {
       pm.lanes.push_back(i);
+    }
   }
   if (!dm.lanes.empty()) return dm;
   if (!pm.lanes.empty()) return pm;

@@ -4,6 +4,7 @@
 // keep state between instructions (stale ballot bits, a block reduction never reset).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,9 @@ struct Mismatch {
   std::size_t round = 0;
   std::vector<unsigned> lanes;  ///< every lane of that round that departs
   std::string what;             ///< "d", "p", "ub", "hang" or "result"
+  /// Where the specification leaves a choice (elect.sync): the rule the values break, which the
+  /// comparison itself knows.
+  std::optional<spec::ClauseId> clause;
 };
 
 /// Compares an observation with the specification, round by round, in the order: completion (a
