@@ -677,6 +677,31 @@ bool Reader::warp(CoverpointId id) const {
               }))
             return true;
       return false;
+    case C::ElectExitedBelowLeader:
+      return any_defined([](const WarpRound& r, unsigned i) {
+        return r.e->d[i] < 32 && (r.exited & ((1u << r.e->d[i]) - 1u)) != 0;
+      });
+    case C::ElectLeaderThenFollower:
+      for (std::size_t k = 0; k < warps_.size(); ++k)
+        for (std::size_t l = k + 1; l < warps_.size(); ++l)
+          if (any_lane(warps_[k].defined & warps_[l].defined, [&](unsigned i) {
+                return warps_[k].e->p[i] && !warps_[l].e->p[i];
+              }))
+            return true;
+      return false;
+    case C::ElectMaskReturnsAfterAnother:
+      for (std::size_t k = 0; k + 2 < warps_.size(); ++k)
+        for (std::size_t m = k + 1; m + 1 < warps_.size(); ++m)
+          for (std::size_t l = m + 1; l < warps_.size(); ++l)
+            if (any_lane(warps_[k].defined, [&](unsigned i) {
+                  const uint32_t mask = warps_[k].mask[i];
+                  return any_lane(warps_[l].defined,
+                                  [&](unsigned j) { return warps_[l].mask[j] == mask; }) &&
+                         any_lane(warps_[m].defined,
+                                  [&](unsigned j) { return warps_[m].mask[j] != mask; });
+                }))
+              return true;
+      return false;
     case C::ActivemaskExitedLane:
       return any_round([](const WarpRound& r) { return r.defined != 0 && r.exited != 0; });
     case C::ActivemaskTwoSites:

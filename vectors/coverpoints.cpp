@@ -153,6 +153,9 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ShflReadsChangedHigherLane, "shfl.reads_changed_higher_lane", S::ShflNotUp, false, "A lane reads a higher lane whose own d differs from its a: results written back in descending lane order before every lane has read would show."},
   {C::ElectLeaderNotLowestExecuting, "elect.leader_not_lowest_executing", S::Elect, false, "An election's leader is not the warp's lowest executing lane: an election that ignored the membermask would show."},
   {C::ElectMaskElectsAgain, "elect.mask_elects_again", S::Elect, false, "A membermask elects in two rounds of one vector: a leader that changed from one election to the next would show."},
+  {C::ElectExitedBelowLeader, "elect.exited_below_leader", S::Elect, false, "A lane below an election's leader has exited (no membermask names it): an election that still counted exited lanes would show."},
+  {C::ElectLeaderThenFollower, "elect.leader_then_follower", S::Elect, false, "A lane leads one election and, in a later round, executes without leading: a p left over from the earlier election would show."},
+  {C::ElectMaskReturnsAfterAnother, "elect.mask_returns_after_another", S::Elect, false, "A membermask elects, another membermask elects in a round between, and the first elects again: a leader remembered for the last membermask only would show."},
 };
 // clang-format on
 static_assert(std::size(kCoverpoints) == static_cast<std::size_t>(kCoverpointCount),

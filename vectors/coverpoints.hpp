@@ -156,6 +156,9 @@ enum class CoverpointId : uint8_t {
   ShflReadsChangedHigherLane,
   ElectLeaderNotLowestExecuting,
   ElectMaskElectsAgain,
+  ElectExitedBelowLeader,
+  ElectLeaderThenFollower,
+  ElectMaskReturnsAfterAnother,
   Count_
 };
 inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);

@@ -205,6 +205,10 @@ std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
     const auto swapped = [&](unsigned i) { return ps[k](i ^ 1u); };
     out.push_back({Round{with_values(pairs, ps[k]), {}}, Round{with_values(pairs, swapped), {}}});
   }
+  // Three rounds: two groups, the whole warp, the two groups again (a membermask that comes back
+  // after another, and lanes that lead once and follow later).
+  out.push_back({Round{with_values(ls[8], ps[0]), {}}, Round{with_values(ls[0], ps[0]), {}},
+                 Round{with_values(ls[8], ps[0]), {}}});
   return out;
 }
 
