@@ -1,5 +1,4 @@
-# A standalone bug set (SIM) against the kept default suite (or, with GENERATE, the default suite
-# WARPSPEC writes into SUITE first): its correct build agrees (exit 0),
+# A standalone bug set (SIM) against the kept default suite (SUITE): its correct build agrees (exit 0),
 # `check` finds a mismatch (exit 1), or refuses a result no implementation may write (exit 65),
 # for at least FLOOR of its bugs, names no catalogued mutant for a
 # bug that is not that mutant written another way, and, on every failing form of at least
@@ -9,12 +8,6 @@
 # must still be misnamed (drop it from the list once it is not), and any other misnaming fails.
 # Prints one line per bug.
 string(REPLACE "," ";" KNOWN_MISNAMED "${KNOWN_MISNAMED}")
-if(GENERATE)
-  execute_process(COMMAND ${WARPSPEC} vectors -o ${SUITE} RESULT_VARIABLE rc OUTPUT_QUIET)
-  if(rc)
-    message(FATAL_ERROR "${WARPSPEC} vectors -o ${SUITE} failed: ${rc}")
-  endif()
-endif()
 execute_process(COMMAND ${SIM} --list OUTPUT_VARIABLE list RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "${SIM} --list failed: ${rc}")
