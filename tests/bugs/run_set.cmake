@@ -1,13 +1,9 @@
-# A standalone bug set (SIM) against the kept default suite (SUITE): its correct build agrees (exit 0),
+# A standalone bug set (SIM) against the kept default suite: its correct build agrees (exit 0),
 # `check` finds a mismatch (exit 1), or refuses a result no implementation may write (exit 65),
 # for at least FLOOR of its bugs, names no catalogued mutant for a
 # bug that is not that mutant written another way, and, on every failing form of at least
 # RIGHT_FLOOR bugs, charges a clause the bug breaks. What each bug breaks and is comes from JUDGED
-# (key, clauses, mutant or '-'), written from the bugs' descriptions. KNOWN_MISNAMED (bug keys,
-# comma-separated) lists the bugs for which check is known to name a mutant they are not: each
-# must still be misnamed (drop it from the list once it is not), and any other misnaming fails.
-# Prints one line per bug.
-string(REPLACE "," ";" KNOWN_MISNAMED "${KNOWN_MISNAMED}")
+# (key, clauses, mutant or '-'), written from the bugs' descriptions. Prints one line per bug.
 execute_process(COMMAND ${SIM} --list OUTPUT_VARIABLE list RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "${SIM} --list failed: ${rc}")
@@ -34,7 +30,6 @@ set(killed 0)
 set(not_bugs 0)
 set(right 0)
 set(misnamed 0)
-set(known_seen "")
 cmake_policy(SET CMP0121 NEW)
 cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
 foreach(b RANGE 0 ${count})
@@ -95,13 +90,8 @@ foreach(b RANGE 0 ${count})
           string(JSON name GET "${report}" failures ${i} behaves_like 0)
           list(APPEND names ${name})
           if(NOT name STREQUAL is_${key})
-            if(key IN_LIST KNOWN_MISNAMED)
-              list(APPEND known_seen ${key})
-              message("misnamed  ${row}: check names '${name}' (known)")
-            else()
-              math(EXPR misnamed "${misnamed} + 1")
-              message("MISNAMED  ${row}: check names '${name}'")
-            endif()
+            math(EXPR misnamed "${misnamed} + 1")
+            message("MISNAMED  ${row}: check names '${name}'")
           endif()
         endif()
       endforeach()
@@ -124,23 +114,14 @@ foreach(b RANGE 0 ${count})
   endif()
 endforeach()
 math(EXPR count "${count} - ${not_bugs}")
-list(REMOVE_DUPLICATES known_seen)
-list(LENGTH known_seen known)
 message("killed ${killed} of ${count} bugs of the set; the right clause for ${right}; "
-        "${misnamed} catalogued mutants named wrongly (and ${known} known); "
-        "${not_bugs} changes that are no bug pass")
+        "${misnamed} catalogued mutants named wrongly; ${not_bugs} changes that are no bug pass")
 if(killed LESS FLOOR)
   message(FATAL_ERROR "the default suite kills ${killed} of the set's bugs, below the floor ${FLOOR}")
 endif()
 if(right LESS RIGHT_FLOOR)
   message(FATAL_ERROR "the right clause for ${right} of the set's bugs, below the floor ${RIGHT_FLOOR}")
 endif()
-foreach(key IN LISTS KNOWN_MISNAMED)
-  if(NOT key IN_LIST known_seen)
-    message(FATAL_ERROR "check no longer names a wrong mutant for '${key}': drop it from the set's "
-                        "known misnamings in tests/bugs/CMakeLists.txt")
-  endif()
-endforeach()
 if(misnamed GREATER 0)
   message(FATAL_ERROR "check named a catalogued mutant for ${misnamed} failing forms of bugs that are not it")
 endif()
