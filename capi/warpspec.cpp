@@ -34,6 +34,9 @@ struct ws_instr {
   std::string form;
   bool block = false;
   bool writes_d = false;
+  /// elect.sync: the leader each membermask elected in the steps so far, which every later step
+  /// of this instruction must elect again.
+  mutable vectors::LeaderMemo leaders;
 };
 
 struct ws_report {
@@ -201,7 +204,7 @@ void judge(const ws_instr* in, const vectors::Vector& v, const std::vector<vecto
     out->ub = 1;
     return;
   }
-  const auto m = vectors::compare(in->parsed, e, {o});
+  const auto m = vectors::compare(in->parsed, e, {o}, &in->leaders);
   using K = vectors::Mismatch::Kind;
   if (m.kind == K::None) return;
   out->agree = 0;
@@ -213,7 +216,8 @@ void judge(const ws_instr* in, const vectors::Vector& v, const std::vector<vecto
   for (unsigned i : m.lanes)
     if (i < WS_LANES) out->lanes |= 1u << i;
   out->first = m.lanes.empty() ? 0 : m.lanes.front();
-  out->clause = charged_clause(in, v, e, o);
+  // Where the comparison knows the rule broken (elect.sync), it says; else the diagnosis does.
+  out->clause = m.clause ? clause_key(*m.clause) : charged_clause(in, v, e, o);
 }
 
 // The report `warpspec check` prints for one vector and one answer.
@@ -353,7 +357,9 @@ ws_status ws_step_warp(const ws_instr* in, const ws_warp_state* s, const uint32_
     // The common case, agreement, is decided on the lean answer; a departure is then judged
     // as `check` judges it.
     const uint32_t defined = lanes.defined(), d_defined = lanes.d_defined();
-    bool agree = !hang;
+    // elect.sync is held to the leader the text allows, remembered from step to step: the
+    // comparison below does both.
+    bool agree = !hang && !spec::has_chosen_leader(in->parsed.instr.form);
     for (uint32_t m = defined; m && agree; m &= m - 1) {
       const unsigned i = static_cast<unsigned>(std::countr_zero(m));
       const bool d_pinned = ((d_defined >> i) & 1u) != 0;

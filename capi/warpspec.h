@@ -157,7 +157,10 @@ WS_API ws_status ws_eval_block(const ws_instr *instr, const ws_block_state *stat
  * Per-step co-simulation: after executing one instruction, a simulator hands in what it
  * computed. `d` holds one value per lane (thread), `p` the predicate of match.all or of a
  * shuffle written d|p (NULL when the instruction writes none), `present` which lanes produced a result (NULL: every executing
- * lane did), `hang` whether the instruction never completed (a barrier that never released). */
+ * lane did), `hang` whether the instruction never completed (a barrier that never released).
+ * elect.sync: any lane of the membermask may lead, so d and p are held to what the text allows,
+ * and the instruction handle remembers the leader each membermask elected in earlier steps: a
+ * later step with that membermask must elect the same lane (elect.deterministic). */
 
 typedef struct ws_verdict {
   int agree;          /* 1: agrees on every lane the specification defines */

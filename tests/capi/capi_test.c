@@ -125,6 +125,32 @@ static void shuffles(void) {
   ws_instr_free(down);
 }
 
+/* elect.sync: the text leaves the leader open but requires the same one for the same mask every
+ * time. A simulator that elects the highest lane agrees; one that then elects another lane for the
+ * same mask, in a later step of the same instruction, breaks elect.deterministic. */
+static void elections(void) {
+  ws_instr *el = NULL;
+  EXPECT(ws_instr_parse("elect.sync d|p, m;", NULL, NULL, &el) == WS_OK);
+  ws_warp_state s;
+  ws_warp_answer ans;
+  ws_warp_state_init(&s);
+  EXPECT(ws_eval_warp(el, &s, &ans) == WS_OK);
+  EXPECT(ans.d[5] == 0 && ans.p[0] == 1 && ans.p[5] == 0 && ans.ub_count == 0);
+  uint32_t d[32];
+  uint8_t p[32];
+  ws_verdict v;
+  for (unsigned i = 0; i < 32; ++i) d[i] = 31, p[i] = i == 31;
+  EXPECT(ws_step_warp(el, &s, d, p, NULL, 0, &v) == WS_OK);
+  EXPECT(v.agree == 1);
+  for (unsigned i = 0; i < 32; ++i) d[i] = 30, p[i] = i == 30;
+  EXPECT(ws_step_warp(el, &s, d, p, NULL, 0, &v) == WS_OK);
+  EXPECT(v.agree == 0 && strcmp(v.what, "d") == 0 && strcmp(v.clause, "elect.deterministic") == 0);
+  for (unsigned i = 0; i < 32; ++i) d[i] = 31, p[i] = 1;
+  EXPECT(ws_step_warp(el, &s, d, p, NULL, 0, &v) == WS_OK);
+  EXPECT(v.agree == 0 && strcmp(v.what, "p") == 0 && strcmp(v.clause, "elect.pred") == 0);
+  ws_instr_free(el);
+}
+
 static void co_simulation(void) {
   ws_instr *ballot = NULL, *popc = NULL;
   EXPECT(ws_instr_parse("vote.sync.ballot.b32 d, a, m;", NULL, NULL, &ballot) == WS_OK);
@@ -266,6 +292,7 @@ int main(int argc, char **argv) {
   instructions();
   one_state();
   shuffles();
+  elections();
   co_simulation();
   vector_files(argv[1], argv[2]);
   if (failures) fprintf(stderr, "%d failed expectations\n", failures);
