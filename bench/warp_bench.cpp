@@ -134,7 +134,8 @@ std::string goal(const Case& c, double model_rate, double fast_rate) {
   if (f.family == spec::Family::Vote || integer_redux || f.family == spec::Family::Match)
     return ">=100M/s:" + verdict(fast_rate >= 100e6);
   // The rest of the warp-level family (the issue "[family]").
-  if (f.family == spec::Family::Activemask || f.family == spec::Family::Shfl)
+  if (f.family == spec::Family::Activemask || f.family == spec::Family::Shfl ||
+      f.family == spec::Family::Elect)
     return ">=25x, >=100M/s:" + verdict(ratio >= 25 && fast_rate >= 100e6);
   return "";
 }

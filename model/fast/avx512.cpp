@@ -674,11 +674,12 @@ enum class Kind {
   ShflUp,
   ShflDown,
   ShflBfly,
-  ShflIdx
+  ShflIdx,
+  Elect
 };
 
 constexpr bool is_shfl(Kind k) {
-  return k >= Kind::ShflUp;
+  return k >= Kind::ShflUp && k <= Kind::ShflIdx;
 }
 constexpr spec::Mode shfl_mode(Kind k) {
   return k == Kind::ShflUp     ? spec::Mode::Up
@@ -703,6 +704,12 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
       uniform_ub(v, o);
     else
       general_ub(w, v, o, g);
+    if constexpr (K == Kind::Elect) {
+      // elect.sync does not excuse exited lanes: a named lane that does not execute fires
+      // `peer_absent` (spec::ub_named_lane_missing). The mismatch term does not depend on it.
+      o.ub[1] = v.uniform ? ((v.shared & ~v.execs) != 0 ? v.execs : 0)
+                          : v.execs & test(v.mask, bcast(~v.execs));
+    }
     if constexpr (is_shfl(K)) {
       // The lanes whose copy is undefined are reported whatever UB fires; they come with the
       // values, at no extra cost.
@@ -722,6 +729,12 @@ WS_KERNEL void run_loop(const spec::Instr& in, bool pre_volta, const model::Warp
       if constexpr (K == Kind::Syncwarp) store(o.d.data(), bcast(0));
       if constexpr (K == Kind::ReduxInt) redux_int<O>(w, v, g, o);
       if constexpr (K == Kind::ReduxF32) redux_f32(w, f, v, g, o);
+      if constexpr (K == Kind::Elect) {
+        // `elect_words`: the leader is the lowest lane of the mask, p the lanes that are it.
+        const Pair low = v.uniform ? bcast(v.shared & (0u - v.shared)) : lowest_bit(v.mask);
+        store(o.d.data(), bit_position(low));
+        o.p = v.execs & test(low, lane_bit_pair());
+      }
     }
     if constexpr (!Plain && (K == Kind::Vote || K == Kind::Syncwarp || is_shfl(K))) {
       if (pre_volta) {
@@ -786,6 +799,8 @@ Kernel kernel_for(const spec::FormInfo& f) {
         default:
           return run<Kind::ShflIdx>;
       }
+    case spec::Family::Elect:
+      return run<Kind::Elect>;
     default:
       return run<Kind::Syncwarp>;
   }

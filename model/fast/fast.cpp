@@ -65,8 +65,7 @@ spec::AvailabilityVerdict evaluate_batch(const spec::Instr& in, std::span<const 
     throw std::invalid_argument("evaluate_batch: this CPU cannot run the " +
                                 std::string(isa_name(isa)) + " kernels");
   const bool pre_volta = spec::is_pre_volta(target);
-  // elect.sync has no AVX-512 kernel yet: the portable text serves it on every machine.
-  if (isa == Isa::Avx512 && spec::form_info(in.form).family != spec::Family::Elect) {
+  if (isa == Isa::Avx512) {
     avx512::evaluate(in, pre_volta, warps.data(), warps.size(), out.data());
   } else {
     for (std::size_t k = 0; k < warps.size(); ++k)
