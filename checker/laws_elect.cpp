@@ -26,16 +26,24 @@ void add_elect_laws(std::vector<Property>& out, const Subject& subject) {
       });
 
   add("elect.one_leader_per_membermask",
-      "Two defined lanes that pass the same membermask get the same d (one election, one "
-      "leader), every pair of lanes.",
+      "Every defined lane gets the d of the lowest lane its membermask names: lanes that pass "
+      "the same membermask get the same d (one election, one leader).",
       kUsesWarp, [el](auto& e) {
         const auto& d = e.d;
+        using D = std::decay_t<decltype(d)>;
         auto r = e.eval(el, e.w0);
-        for (unsigned i = 0; i < spec::kWarpSize; ++i)
-          for (unsigned j = i + 1; j < spec::kWarpSize; ++j)
-            e.claim("lanes " + std::to_string(i) + "," + std::to_string(j),
-                    implies(d, both_defined(d, r, i, j) && e.w0.mask[i] == e.w0.mask[j],
-                            r.d[i] == r.d[j]));
+        // The d of lane j, for a lane number j below the warp size.
+        auto d_of = [&](const typename D::W32& j) {
+          auto x = r.d[0];
+          for (unsigned k = 1; k < spec::kWarpSize; ++k) x = d.ite(j == d.w32(k), r.d[k], x);
+          return x;
+        };
+        // In a defined round every lane a membermask names executes with it, the lowest one
+        // included, so this is the statement about every pair of lanes, 32 claims instead of 496.
+        e.claim_lanes("same as the mask's lowest lane", [&](unsigned i) {
+          return implies(d, r.defined(d, i),
+                         r.d[i] == d_of(spec::lowest_lane<D, spec::kWarpSize>(d, e.w0.mask[i])));
+        });
       });
 
   add("elect.same_membermask_same_leader_in_any_state",
