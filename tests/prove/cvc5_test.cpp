@@ -45,6 +45,7 @@ Answer cvc5(const std::string& path, unsigned limit_ms, std::string& said) {
 constexpr const char* kProperties[] = {
     "cta.and_of_negation_is_not_or",       "cta.and_or_return_predicates",
     "cta.count_of_true_predicates_is_arrivals", "cta.ub_iff_a_live_thread_is_missing",
+    "elect.same_membermask_same_leader_in_any_state",
     "fast_eq_model.bar.red.popc.u32",      "fast_eq_model.bar.sync",
     "match.any_contains_own_lane",         "match.b32_ignores_high_operand_bits",
     "redux.add_ignores_signedness",        "redux.add_of_bits_is_popc_of_ballot",
