@@ -117,8 +117,8 @@ std::string format_replay(const Env<model::Concrete>& env) {
       if (bc) {
         // An immediate b or c in the instruction is what the lane reads.
         const auto& in = grp.records.front()->instr;
-        row.push_back(std::to_string(in.imm_b.value_or(w.b[i])));
-        row.push_back(model::format_hex(in.imm_c.value_or(w.c[i]), 32));
+        row.push_back(std::to_string(spec::operand_b(model::Concrete{}, in, w, i)));
+        row.push_back(model::format_hex(spec::operand_c(model::Concrete{}, in, w, i), 32));
       }
       for (const auto* r : grp.records) row.push_back(cell(*r, i));
       rows.push_back(std::move(row));

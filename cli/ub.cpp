@@ -245,8 +245,8 @@ int run_ub(const UbArgs& a) {
                                {"a", cl.witness->a[i]},
                                {"site", cl.witness->site[i]}};
               if (spec::has_operands_bc(p.instr.form)) {
-                l["b"] = p.instr.imm_b.value_or(cl.witness->b[i]);
-                l["c"] = p.instr.imm_c.value_or(cl.witness->c[i]);
+                l["b"] = spec::operand_b(model::Concrete{}, p.instr, *cl.witness, i);
+                l["c"] = spec::operand_c(model::Concrete{}, p.instr, *cl.witness, i);
               }
               lanes.push_back(l);
             }

@@ -169,8 +169,8 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
     if (!syn.none) row.push_back(format_operand(w.a[i], syn));
     if (sites) row.push_back(std::to_string(w.site[i]));
     if (bc) {
-      row.push_back(std::to_string(in.imm_b ? *in.imm_b : w.b[i]));
-      row.push_back(hex32(in.imm_c ? *in.imm_c : w.c[i]));
+      row.push_back(std::to_string(spec::operand_b(Concrete{}, in, w, i)));
+      row.push_back(hex32(spec::operand_c(Concrete{}, in, w, i)));
     }
     if (r) {
       const bool runs_it = st == LaneStatus::Executes;
@@ -296,8 +296,8 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const Warp
                            : nlohmann::json(syn.bits == 64 ? hex64(w.a[i])
                                                            : hex32(static_cast<uint32_t>(w.a[i])));
     if (spec::has_operands_bc(p.instr.form)) {
-      l["b"] = hex32(p.instr.imm_b ? *p.instr.imm_b : w.b[i]);
-      l["c"] = hex32(p.instr.imm_c ? *p.instr.imm_c : w.c[i]);
+      l["b"] = hex32(spec::operand_b(Concrete{}, p.instr, w, i));
+      l["c"] = hex32(spec::operand_c(Concrete{}, p.instr, w, i));
     }
     const bool runs_it = st == LaneStatus::Executes;
     if (f.d_type != spec::ResultType::None && p.instr.write_d)

@@ -74,8 +74,7 @@ Outcome<D, W> eval_shfl(const D& d, const Instr& in, const WarpState<D, W>& s, b
   const Mode mode = form_info(in.form).mode;
   const auto v = view_of(d, s, in);
   auto sources = lanes_of<W>([&](unsigned i) {
-    return shfl_source(d, mode, i, in.imm_b ? d.w32(*in.imm_b) : s.b[i],
-                       in.imm_c ? d.w32(*in.imm_c) : s.c[i]);
+    return shfl_source(d, mode, i, operand_b(d, in, s, i), operand_c(d, in, s, i));
   });
   auto result = [&](unsigned i) { return lane_word(d, s, sources[i].lane); };
   auto pred = [&](unsigned i) { return v.executes[i] && sources[i].in_range; };

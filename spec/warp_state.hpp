@@ -68,4 +68,16 @@ struct Instr {
   std::optional<uint32_t> imm_c{};     ///< shuffles: c written as an immediate (overrides the state)
 };
 
+/// Lane i's b as the instruction reads it: the immediate when the text writes one, else the
+/// lane's own (shuffles).
+template <Domain D, int W>
+typename D::W32 operand_b(const D& d, const Instr& in, const WarpState<D, W>& s, unsigned i) {
+  return in.imm_b ? d.w32(*in.imm_b) : s.b[i];
+}
+/// Lane i's c as the instruction reads it (shuffles), likewise.
+template <Domain D, int W>
+typename D::W32 operand_c(const D& d, const Instr& in, const WarpState<D, W>& s, unsigned i) {
+  return in.imm_c ? d.w32(*in.imm_c) : s.c[i];
+}
+
 }  // namespace warpspec::spec

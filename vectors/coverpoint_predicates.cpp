@@ -741,8 +741,12 @@ bool Reader::shuffle(CoverpointId id) const {
   const model::Concrete cd;
   const auto mode = f_.mode;
   const auto& in = v_.instr.instr;
-  auto b_of = [&](const WarpRound& r, unsigned i) { return in.imm_b.value_or(r.w->b[i]); };
-  auto c_of = [&](const WarpRound& r, unsigned i) { return in.imm_c.value_or(r.w->c[i]); };
+  auto b_of = [&](const WarpRound& r, unsigned i) {
+    return spec::operand_b(model::Concrete{}, in, *r.w, i);
+  };
+  auto c_of = [&](const WarpRound& r, unsigned i) {
+    return spec::operand_c(model::Concrete{}, in, *r.w, i);
+  };
   auto a_of = [](const WarpRound& r, unsigned j) { return static_cast<uint32_t>(r.w->a[j]); };
   auto source = [&](unsigned i, uint32_t b, uint32_t c) {
     return spec::shfl_source(cd, mode, i, b, c);

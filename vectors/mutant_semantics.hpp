@@ -101,8 +101,8 @@ WarpAnswer<D> shfl_mutant(const D& d, MutantId m, const spec::Instr& in,
   auto o = as_answer(d, ref);
   auto value_of = [&](const typename D::W32& j) { return spec::lane_word(d, w, j); };
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-    const auto b = in.imm_b ? d.w32(*in.imm_b) : w.b[i];
-    const auto c = in.imm_c ? d.w32(*in.imm_c) : w.c[i];
+    const auto b = spec::operand_b(d, in, w, i);
+    const auto c = spec::operand_c(d, in, w, i);
     const auto bval = m == M::ShflBNotMasked ? b : b & d.w32(0x1f);
     const auto seg = m == M::ShflSegmentIgnored ? d.w32(0) : spec::five_bits_at(d, c, 8);
     const auto clamp = m != M::ShflClampIgnored    ? c & d.w32(0x1f)

@@ -22,8 +22,8 @@ std::vector<LaneRecord> lane_records(const Vector& v, const Round& r) {
       x.a = r.warp.a[i];
       x.mask = v.instr.instr.imm_mask.value_or(r.warp.mask[i]);
       x.site = r.warp.site[i];
-      x.b = v.instr.instr.imm_b.value_or(r.warp.b[i]);
-      x.c = v.instr.instr.imm_c.value_or(r.warp.c[i]);
+      x.b = spec::operand_b(model::Concrete{}, v.instr.instr, r.warp, i);
+      x.c = spec::operand_c(model::Concrete{}, v.instr.instr, r.warp, i);
     }
   }
   return out;

@@ -277,8 +277,8 @@ ShflWords<D, W> shfl_words(const D& d, const spec::Instr& in, const spec::WarpSt
                            const LaneWords<D, W>& v) {
   const auto mode = spec::form_info(in.form).mode;
   const auto src = spec::lanes_of<W>([&](unsigned i) {
-    return spec::shfl_source(d, mode, i, in.imm_b ? d.w32(*in.imm_b) : s.b[i],
-                             in.imm_c ? d.w32(*in.imm_c) : s.c[i]);
+    return spec::shfl_source(d, mode, i, spec::operand_b(d, in, s, i),
+                             spec::operand_c(d, in, s, i));
   });
   return {spec::lanes_of<W>([&](unsigned i) { return spec::lane_word(d, s, src[i].lane); }),
           v.execs & pack_where<D, W>(d, [&](unsigned i) { return src[i].in_range; }),
