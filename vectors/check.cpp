@@ -267,8 +267,11 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   const bool site_column = !cta && model::sites_differ(r.warp);
   if (site_column) head.push_back("site");
   if (!syn.none) head.push_back("a");
-  if (has_d) head.insert(head.end(), {"expected d", "observed d"});
-  if (v.instr.instr.write_p) head.insert(head.end(), {"expected p", "observed p"});
+  // Where the text leaves a choice (elect.sync's leader) the model's answer is one of several.
+  const bool chosen = spec::has_chosen_leader(v.instr.instr.form);
+  if (has_d) head.insert(head.end(), {chosen ? "model's d" : "expected d", "observed d"});
+  if (v.instr.instr.write_p)
+    head.insert(head.end(), {chosen ? "model's p" : "expected p", "observed p"});
   head.push_back("defined");
   std::set<unsigned> bad(f.mismatch.lanes.begin(), f.mismatch.lanes.end());
   const std::size_t n = x.defined.size();
@@ -348,6 +351,9 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   if (!hidden_exited.empty()) os << "    exited: " << model::format_threads(hidden_exited) << "\n";
   if (!hidden_inactive.empty())
     os << "    alive, not executing: " << model::format_threads(hidden_inactive) << "\n";
+  if (chosen)
+    os << "    the model's d and p are one choice (the lowest lane): any lane of the membermask may\n"
+          "    lead, one per election, the same one for a membermask in every round and vector\n";
   return os.str();
 }
 

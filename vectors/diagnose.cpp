@@ -833,6 +833,24 @@ bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
   return true;
 }
 
+namespace {
+// How an election fails the rule `c` (the rest of "charged because the form fails ...").
+std::string election_failure(ClauseId c) {
+  switch (c) {
+    case ClauseId::ElectDeterministic:
+      return "with a membermask electing another lane than it elected before";
+    case ClauseId::ElectPred:
+      return "with p on a lane other than the leader, or on no lane of the election";
+    case ClauseId::ElectParticipants:
+      return "with a leader that executes outside the membermask, or by refusing a defined "
+             "election (a UB report or a hang)";
+    default:
+      return "with lanes of one election naming different leaders, or a leader that is no lane "
+             "of the membermask";
+  }
+}
+}  // namespace
+
 Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, spec::PtxVersion ptx,
                    const FamilyEvidence& family) {
   Diagnosis dg;
@@ -912,8 +930,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
       auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                              [&](const ClauseCharge& c) { return c.clause == *m.clause; });
       if (it == dg.clauses.end())
-        dg.clauses.push_back({*m.clause, "", m.lanes.size(), false,
-                              "the rule the failing lanes break, as the comparison found it"});
+        dg.clauses.push_back({*m.clause, "", m.lanes.size(), false, election_failure(*m.clause)});
       else
         it->explained += m.lanes.size();
     }
