@@ -122,8 +122,9 @@ CLAUSE_TEST("shfl.source_undefined", ShflSourceOutsideTheMaskLeavesDOpen) {
   EXPECT_TRUE(r.defined(15));
   EXPECT_FALSE(r.d_defined(15)) << show(down.in, down.w, r);
   EXPECT_TRUE(r.outcome.p[15]);
-  for (unsigned i = 0; i < 32; ++i)
+  for (unsigned i = 0; i < 32; ++i) {
     if (i != 15) EXPECT_TRUE(r.d_defined(i)) << i << show(down.in, down.w, r);
+  }
 }
 
 CLAUSE_TEST("shfl.source_undefined", ShflInactiveOrExitedSourceLeavesDOpen) {

@@ -31,7 +31,7 @@ TEST(UbQuery, UnconstrainedBallotCanHitEveryVoltaClauseWithSmallWitnesses) {
 TEST(UbQuery, AFullyFixedCleanWarpCannotHaveUb) {
   spec::Instr in{spec::FormId::MatchAllB64};
   UbConstraints c;
-  for (auto& l : c.lanes) l = {model::LaneStatus::Executes, 0xffffffffu, 7, 0};
+  for (auto& l : c.lanes) l = {model::LaneStatus::Executes, 0xffffffffu, 7, 0, {}, {}};
   auto r = analyse_ub(in, false, c);
   for (const auto& a : r.clauses) EXPECT_EQ(a.verdict, Possibility::Cannot);
   EXPECT_EQ(r.any_ub, Possibility::Cannot);
