@@ -123,7 +123,8 @@ CLAUSE_TEST("shfl.source_undefined", ShflSourceOutsideTheMaskLeavesDOpen) {
   EXPECT_FALSE(r.d_defined(15)) << show(down.in, down.w, r);
   EXPECT_TRUE(r.outcome.p[15]);
   for (unsigned i = 0; i < 32; ++i) {
-    if (i != 15) EXPECT_TRUE(r.d_defined(i)) << i << show(down.in, down.w, r);
+    if (i == 15) continue;
+    EXPECT_TRUE(r.d_defined(i)) << i << show(down.in, down.w, r);
   }
 }
 
