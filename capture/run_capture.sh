@@ -54,10 +54,11 @@ step 30 info "$harness" info || { echo "harness cannot run here; stopping"; exit
 echo "== machine code"
 if command -v cuobjdump >/dev/null; then
   cuobjdump -sass "$harness" | gzip -9 > "$out/sass.txt.gz"
-  echo "sass: $(zcat "$out/sass.txt.gz" | grep -cE 'MATCH|VOTE|REDUX|SHFL') match/vote/redux/shfl instructions"
+  echo "sass: $(zcat "$out/sass.txt.gz" | grep -cE 'MATCH|VOTE|REDUX|SHFL|ELECT') match/vote/redux/shfl/elect instructions"
 fi
 
 mapfile -t warp < <("$harness" list | awk '$1=="warp"{print $2}')
+mapfile -t warp_sets < <("$harness" list | awk '$1=="warp"{print $3}')  # e.g. main,two-site,...
 mapfile -t cta < <("$harness" list | awk '$1=="cta"{print $2}')
 
 selected() {  # selected VARIANT: true when --only lets it run
@@ -105,26 +106,40 @@ if [ $bench = 1 ]; then
   nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader || true
 fi
 
-echo "== probes (undefined lanes that cannot hang)"
-# A batch first; if its launch traps, each of a few states alone in its own process, so that the
-# trap is recorded as that state's observation.
-deadline=$((SECONDS + 240))
-for set in probe-self-outside probe-empty-mask probe-exited-only; do
-  mkdir -p "$data/$set"
-  k=0
-  for v in "${warp[@]}"; do
-    k=$((k + 1))
-    # A probe puts a lane outside its membermask: activemask has none, so nothing to probe.
-    case $v in activemask*) continue ;; esac
-    selected "$v" || continue
+echo "== probes (undefined lanes)"
+# A batch first; if its launch traps or hangs, each of a few states alone in its own process, so
+# that the trap is recorded as that state's observation. A set marked ":alone" (lanes that name
+# each other with different masks, which can hang the GPU) runs state by state from the start;
+# the harness records a state that does not return within its deadline as hung.
+deadline=$((SECONDS + 300))
+nalone=16
+k=0
+for v in "${warp[@]}"; do
+  k=$((k + 1))
+  sets=${warp_sets[$((k - 1))]}
+  selected "$v" || continue
+  seed=$((seed0 + 1000 + 10 * k))
+  for set in ${sets//,/ }; do
+    alone=0
+    case $set in
+      main|two-site) continue ;;
+      *:alone) alone=1; set=${set%:alone} ;;
+    esac
+    mkdir -p "$data/$set"
     if [ $SECONDS -ge $deadline ]; then echo "[$set $v] skipped: probe time used up"; continue; fi
-    seed=$((seed0 + 1000 + 10 * k))
-    step 15 "$set $v" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.jsonl.gz" && continue
     parts=()
-    for i in 0 1 2; do
-      step 15 "$set $v #$i" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.part$i.jsonl.gz" $i &&
-        parts+=("$data/$set/$v.part$i.jsonl.gz")
-    done
+    if [ $alone = 1 ]; then
+      for ((i = 0; i < nalone; i++)); do
+        step 15 "$set $v #$i" "$harness" warp "$v" "$set" $nalone $seed "$data/$set/$v.part$i.jsonl.gz" $i &&
+          parts+=("$data/$set/$v.part$i.jsonl.gz")
+      done
+    else
+      step 15 "$set $v" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.jsonl.gz" && continue
+      for i in 0 1 2; do
+        step 15 "$set $v #$i" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.part$i.jsonl.gz" $i &&
+          parts+=("$data/$set/$v.part$i.jsonl.gz")
+      done
+    fi
     [ ${#parts[@]} -gt 0 ] && step 15 "merge $set $v" "$harness" merge "$data/$set/$v.jsonl.gz" "${parts[@]}"
     rm -f "${parts[@]}"
   done
