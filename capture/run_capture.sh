@@ -130,8 +130,11 @@ for v in "${warp[@]}"; do
     parts=()
     if [ $alone = 1 ]; then
       for ((i = 0; i < nalone; i++)); do
-        step 15 "$set $v #$i" "$harness" warp "$v" "$set" $nalone $seed "$data/$set/$v.part$i.jsonl.gz" $i &&
-          parts+=("$data/$set/$v.part$i.jsonl.gz")
+        step 12 "$set $v #$i" "$harness" warp "$v" "$set" $nalone $seed "$data/$set/$v.part$i.jsonl.gz" $i
+        rc=$?
+        [ $rc = 0 ] && parts+=("$data/$set/$v.part$i.jsonl.gz")
+        # Killed: the harness could not leave a hung kernel behind, so the GPU is not coming back.
+        if [ $rc -ge 124 ]; then echo "[$set $v] stopped after state $i"; break; fi
       done
     else
       step 15 "$set $v" "$harness" warp "$v" "$set" 100 $seed "$data/$set/$v.jsonl.gz" && continue
