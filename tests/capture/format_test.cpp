@@ -365,6 +365,65 @@ TEST(CaptureFormat, AShuffleDifferingOnlyWhereDIsOpenIsAnObservation) {
   EXPECT_EQ(wrong_p.total().mismatched, 1u);
 }
 
+/// elect.sync with two elections side by side: lanes 0-7 pass 0x000000ff, lanes 8-15 pass
+/// 0x0000ff00, the rest sit it out. Each election's leader is set to `first` and `second`.
+WarpRecord hand_made_election(unsigned first, unsigned second) {
+  WarpRecord r;
+  const Variant& v = variant_info(VariantId::ElectSync);
+  r.form = v.form;
+  r.instr = v.text;
+  r.has_d = r.has_p = true;
+  r.tag = "hand-made";
+  for (unsigned i = 0; i < 32; ++i) {
+    r.status[i] = i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
+    r.mask[i] = i < 8 ? 0x000000ffu : i < 16 ? 0x0000ff00u : 0;
+    const unsigned leader = i < 8 ? first : second;
+    r.d[i] = i < 16 ? leader : 0;
+    r.p[i] = i < 16 && i == leader;
+  }
+  return r;
+}
+
+TEST(CaptureFormat, AnElectionIsHeldToTheLeaderTheTextAllows) {
+  // The model elects the lowest lane; the text allows any lane of the membermask, the same one
+  // for a membermask every time. The highest lanes are as good an answer, and are counted so.
+  Replayer rp;
+  rp.add_record(hand_made_election(7, 15), test_header("main"), "mem", 2);
+  EXPECT_EQ(rp.total().lanes, 16u);
+  EXPECT_EQ(rp.total().agreed, 16u);
+  EXPECT_EQ(rp.total().mismatched, 0u);
+  ASSERT_EQ(rp.leaders().size(), 1u);
+  const LeaderObservation& ob = rp.leaders().begin()->second;
+  EXPECT_EQ(ob.elections, 2u);
+  EXPECT_EQ(ob.highest, 2u);
+  EXPECT_EQ(ob.lowest, 0u);
+  EXPECT_NE(observations_json(rp).find("\"highest_lane\": 2"), std::string::npos);
+
+  // The same membermask electing another lane later on the same device is a mismatch; on
+  // another device it is not.
+  rp.add_record(hand_made_election(0, 15), test_header("main"), "mem", 3);
+  EXPECT_EQ(rp.total().mismatched, 8u);
+  Header other = test_header("main");
+  other.device = "another";
+  rp.add_record(hand_made_election(0, 15), other, "mem", 4);
+  EXPECT_EQ(rp.total().mismatched, 8u);
+
+  // A leader outside the membermask, lanes of one election that disagree, p on a lane that is
+  // not the leader: each a mismatch, even on a fresh replay.
+  WarpRecord outside = hand_made_election(9, 15);
+  WarpRecord split = hand_made_election(0, 8);
+  split.d[3] = 5;
+  WarpRecord wrong_p = hand_made_election(0, 8);
+  wrong_p.p[1] = true;
+  for (const WarpRecord* r : {&outside, &split, &wrong_p}) {
+    Replayer fresh;
+    fresh.add_record(*r, test_header("main"), "mem", 2);
+    EXPECT_GT(fresh.total().mismatched, 0u) << to_line(*r);
+    ASSERT_EQ(fresh.mismatches().size(), 1u);
+    EXPECT_NE(lane_table(fresh.mismatches()[0], true).find("MISMATCH"), std::string::npos);
+  }
+}
+
 TEST(CaptureFormat, ATrapIsAnObservationOnlyWhereSomeLaneHasUb) {
   const auto& v = variant_info(VariantId::MatchAllB32);
   WarpRecord probe = generate_warp_states(v, StateSet::ProbeSelfOutside, 4, 1)[0];
