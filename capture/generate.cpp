@@ -4,12 +4,15 @@
 #include <bit>
 #include <random>
 
-
 namespace warpspec::capture {
 
 namespace {
 constexpr unsigned kW = spec::kWarpSize;
 using model::LaneStatus;
+constexpr StateSet kAllSets[] = {
+    StateSet::Main,           StateSet::TwoSite,          StateSet::ProbeSelfOutside,
+    StateSet::ProbeEmptyMask, StateSet::ProbeExitedOnly,  StateSet::ProbeNamesExited,
+    StateSet::ProbeNamesIdle, StateSet::ProbeMaskMismatch};
 
 /// Small helpers over one random engine; the engine is seeded per state set, so a file can be
 /// regenerated from its header's seed.
@@ -297,7 +300,8 @@ std::string draw_shuffle_operands(Rng& g, const Variant& v, WarpRecord& r, unsig
       for (auto& x : w) x = one_width(g, tile);
     else
       w.fill(one_width(g, tile));
-    for (unsigned i = 0; i < kW; ++i) r.c[i] = spec::shfl_c_of_width(w[i], spec::form_info(v.form).mode);
+    for (unsigned i = 0; i < kW; ++i)
+      r.c[i] = spec::shfl_c_of_width(w[i], spec::form_info(v.form).mode);
     width = c_per_lane ? 32 : w[0];
     c_tag = c_per_lane ? "w-lanes" : "w" + std::to_string(w[0]);
   } else if (c_per_lane) {
@@ -546,10 +550,220 @@ WarpRecord main_state(Rng& g, const Variant& v, bool two_site) {
   return r;
 }
 
+// ---------------------------------------------------------------- elect.sync
+
+bool is_elect(const Variant& v) {
+  return spec::form_info(v.form).family == spec::Family::Elect;
+}
+
+/// A defined elect.sync state. Each group's membermask names exactly its own lanes: an exited
+/// lane named would be UB here, unlike for the other forms, so exited lanes and lanes that sit
+/// the instruction out are never named. Besides the groups every form gets: lane 31 alone (with
+/// or without the rest of the warp as a second group), runs that end at lane 31, and holes (lanes
+/// taken out of a group, exited or left inactive, and out of its mask).
+WarpRecord elect_state(Rng& g, bool two_site) {
+  WarpRecord r;
+  uint32_t exited = 0;
+  std::vector<uint32_t> groups, tiles;
+  std::string pattern;
+  do {
+    exited = choose_exited(g);
+    const uint32_t top = 1u << 31;
+    switch (g.below(12)) {
+      case 0:
+        pattern = "lane31";
+        exited &= ~top;
+        groups = {top};
+        tiles.clear();
+        if (g.chance(50) && (~exited & ~top)) groups.push_back(~exited & ~top), pattern += "+rest";
+        break;
+      case 1: {
+        pattern = "top-run";
+        const unsigned lo = g.below(kW);
+        groups = {range_mask(lo, kW) & ~exited};
+        tiles.clear();
+        std::erase(groups, 0u);
+        break;
+      }
+      default:
+        groups = choose_groups(g, ~exited, pattern, tiles);
+        break;
+    }
+  } while (groups.empty());
+  std::string holes;
+  if (g.chance(30)) {
+    uint32_t exec = 0;
+    for (auto grp : groups) exec |= grp;
+    for (unsigned k = 0, n = 1 + g.below(3); k < n && std::popcount(exec) > 1; ++k) {
+      const uint32_t bit = 1u << g.lane_in(exec);
+      exec &= ~bit;
+      for (auto& grp : groups) grp &= ~bit;
+      if (g.chance(50)) exited |= bit;  // else it stays alive, outside every mask
+    }
+    std::erase(groups, 0u);
+    holes = "+holes";
+  }
+  r.status.fill(LaneStatus::Inactive);
+  for (unsigned i = 0; i < kW; ++i) {
+    if ((exited >> i) & 1u) r.status[i] = LaneStatus::Exited;
+    // Lanes that do not execute pass a mask too (the harness ignores it); a random one shows that.
+    r.mask[i] = g.chance(50) ? 0 : g.u32();
+  }
+  for (auto grp : groups)
+    for (unsigned i = 0; i < kW; ++i)
+      if ((grp >> i) & 1u) r.status[i] = LaneStatus::Executes, r.mask[i] = grp;
+  std::string tag = pattern + holes;
+  if (exited) tag += "+exited";
+  if (two_site) {
+    // As for the other forms: lanes of one mask from two branches, the group's lowest lane (the
+    // model's leader) on either.
+    bool split = false;
+    for (auto grp : groups) {
+      for (unsigned i = 0; i < kW; ++i)
+        if ((grp >> i) & 1u) r.site[i] = g.below(2);
+      if (std::popcount(grp) >= 2) {
+        const unsigned x = g.lane_in(grp);
+        unsigned y = g.lane_in(grp);
+        while (y == x) y = g.lane_in(grp);
+        r.site[x] = 0, r.site[y] = 1;
+        split = true;
+      }
+    }
+    if (!split) return elect_state(g, two_site);
+    tag += "+two-site";
+  }
+  r.a.fill(0);
+  r.tag = tag;
+  return r;
+}
+
+/// A defined state of the variant's form.
+WarpRecord defined_state(Rng& g, const Variant& v, bool two_site) {
+  return is_elect(v) ? elect_state(g, two_site) : main_state(g, v, two_site);
+}
+
+uint32_t lanes_where(const WarpRecord& r, LaneStatus s) {
+  uint32_t out = 0;
+  for (unsigned i = 0; i < kW; ++i)
+    if (r.status[i] == s) out |= 1u << i;
+  return out;
+}
+
+/// Gives every lane that passes membermask `from` the membermask `to` instead.
+void widen_group(WarpRecord& r, uint32_t from, uint32_t to) {
+  for (unsigned i = 0; i < kW; ++i)
+    if (r.status[i] == LaneStatus::Executes && r.mask[i] == from) r.mask[i] = to;
+}
+
+/// elect.sync: one group's membermask also names lanes that do not execute the instruction:
+/// exited ones (ProbeNamesExited) or one that is alive elsewhere (ProbeNamesIdle). Half the time
+/// a named lane lies below the group's lowest lane, so that it is the lane the model would elect
+/// if it took part; the tag then ends in "/below".
+std::optional<WarpRecord> absent_probe(Rng& g, StateSet set) {
+  WarpRecord r = elect_state(g, false);
+  const uint32_t exec = lanes_where(r, LaneStatus::Executes);
+  const uint32_t from = r.mask[g.lane_in(exec)];
+  const uint32_t below = (from & (0u - from)) - 1;  // the lanes under the group's lowest
+  uint32_t pool = set == StateSet::ProbeNamesExited ? lanes_where(r, LaneStatus::Exited)
+                                                    : lanes_where(r, LaneStatus::Inactive);
+  if (!pool) return std::nullopt;
+  if (g.chance(50) && (pool & below)) pool &= below;
+  uint32_t add = 0;
+  if (set == StateSet::ProbeNamesExited) {
+    switch (g.below(3)) {
+      case 0:
+        add = pool;
+        break;
+      case 1:
+        add = pool & (0u - pool);  // the lowest
+        break;
+      default:
+        add = 1u << g.lane_in(pool);
+        break;
+    }
+  } else {
+    add = 1u << g.lane_in(pool);  // one idle lane: each may be one more lane that never comes
+  }
+  widen_group(r, from, from | add);
+  r.tag = std::string("probe/") + std::string(state_set_name(set)).substr(6) +
+          ((add & below) ? "/below" : "");
+  return r;
+}
+
+/// elect.sync: two to four lanes that name each other with different membermasks, each in its
+/// own; the other lanes sit the instruction out or have exited and are never named. Shapes: one
+/// lane's mask inside another's ("nested", e.g. lane 0 {0,1}, lane 1 {1}), a chain of overlapping
+/// masks (lane 0 {0,1}, lane 1 {0,1,2}, lane 2 {2}), and masks drawn at random.
+std::optional<WarpRecord> mismatch_probe(Rng& g) {
+  WarpRecord r;
+  const uint32_t exited = g.chance(30) ? choose_exited(g) : 0;
+  const uint32_t alive = ~exited;
+  if (std::popcount(alive) < 4) return std::nullopt;
+  const unsigned n = 2 + g.below(3);
+  std::vector<unsigned> lanes;
+  uint32_t cluster = 0;
+  const bool adjacent = g.chance(50);
+  const unsigned start = g.lane_in(alive);
+  for (unsigned k = 0; lanes.size() < n && k < 64; ++k) {
+    const unsigned x = adjacent ? (start + k) % kW : g.lane_in(alive);
+    if (!((alive >> x) & 1u) || ((cluster >> x) & 1u)) continue;
+    lanes.push_back(x);
+    cluster |= 1u << x;
+  }
+  if (lanes.size() < 2) return std::nullopt;
+  std::sort(lanes.begin(), lanes.end());
+  std::string shape;
+  std::vector<uint32_t> mask(lanes.size());
+  const std::size_t m = lanes.size();
+  auto bit = [&](std::size_t k) { return 1u << lanes[k]; };
+  switch (g.below(4)) {
+    case 0:
+      shape = "nested";  // each lane names itself and the lanes above it
+      for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t j = k; j < m; ++j) mask[k] |= bit(j);
+      break;
+    case 1:
+      shape = "nested-down";  // each lane names itself and the lanes below it
+      for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t j = 0; j <= k; ++j) mask[k] |= bit(j);
+      break;
+    case 2:
+      shape = "chain";  // the odd lanes name both neighbours, the even ones the next lane only
+      for (std::size_t k = 0; k < m; ++k) {
+        mask[k] = bit(k);
+        if (k + 1 < m) mask[k] |= bit(k + 1);
+        if (k % 2 == 1) mask[k] |= bit(k - 1);
+      }
+      break;
+    default:
+      shape = "random";
+      for (std::size_t k = 0; k < m; ++k) mask[k] = bit(k) | g.subset(cluster, 50);
+      break;
+  }
+  bool mismatch = false;  // some lane names another that passes a different mask
+  for (std::size_t k = 0; k < m; ++k)
+    for (std::size_t j = 0; j < m; ++j)
+      mismatch = mismatch || (j != k && (mask[k] & bit(j)) && mask[j] != mask[k]);
+  if (!mismatch) return std::nullopt;
+  r.status.fill(LaneStatus::Inactive);
+  for (unsigned i = 0; i < kW; ++i) {
+    if ((exited >> i) & 1u) r.status[i] = LaneStatus::Exited;
+    r.mask[i] = g.chance(50) ? 0 : g.u32();
+  }
+  for (std::size_t k = 0; k < lanes.size(); ++k)
+    r.status[lanes[k]] = LaneStatus::Executes, r.mask[lanes[k]] = mask[k];
+  r.a.fill(0);
+  r.tag = "probe/mask-mismatch/" + shape;
+  return r;
+}
+
 /// Turns one inactive lane of a main state into a lane the spec leaves undefined.
 std::optional<WarpRecord> probe_state(Rng& g, const Variant& v, StateSet set) {
+  if (set == StateSet::ProbeNamesExited || set == StateSet::ProbeNamesIdle)
+    return absent_probe(g, set);
+  if (set == StateSet::ProbeMaskMismatch) return mismatch_probe(g);
   // One call site: one undefined ingredient at a time.
-  WarpRecord r = main_state(g, v, false);
+  WarpRecord r = defined_state(g, v, false);
   uint32_t inactive = 0, exited = 0, exec = 0;
   for (unsigned i = 0; i < kW; ++i) {
     if (r.status[i] == LaneStatus::Inactive) inactive |= 1u << i;
@@ -570,8 +784,7 @@ std::optional<WarpRecord> probe_state(Rng& g, const Variant& v, StateSet set) {
       if (!exited) return std::nullopt;
       m = g.chance(50) ? exited : (1u << g.lane_in(exited));
       break;
-    case StateSet::Main:
-    case StateSet::TwoSite:
+    default:
       break;
   }
   r.status[x] = LaneStatus::Executes;
@@ -698,15 +911,59 @@ std::string_view state_set_name(StateSet s) {
       return "probe-empty-mask";
     case StateSet::ProbeExitedOnly:
       return "probe-exited-only";
+    case StateSet::ProbeNamesExited:
+      return "probe-names-exited";
+    case StateSet::ProbeNamesIdle:
+      return "probe-names-idle";
+    case StateSet::ProbeMaskMismatch:
+      return "probe-mask-mismatch";
   }
   return "?";
 }
 
 std::optional<StateSet> find_state_set(std::string_view name) {
-  for (auto s : {StateSet::Main, StateSet::TwoSite, StateSet::ProbeSelfOutside,
-                 StateSet::ProbeEmptyMask, StateSet::ProbeExitedOnly})
+  for (auto s : kAllSets)
     if (state_set_name(s) == name) return s;
   return std::nullopt;
+}
+
+std::vector<StateSet> state_sets(const Variant& v) {
+  std::vector<StateSet> out;
+  for (auto s : kAllSets) {
+    const bool probe = s != StateSet::Main && s != StateSet::TwoSite;
+    const bool elect_only = s >= StateSet::ProbeNamesExited;
+    // A probe puts a lane outside its membermask, or names lanes in it: a form without one has
+    // nothing to probe. Only elect.sync makes naming an exited lane UB.
+    if ((probe && !spec::has_membermask(v.form)) || (elect_only && !is_elect(v))) continue;
+    out.push_back(s);
+  }
+  return out;
+}
+
+bool runs_alone(StateSet s) {
+  return s == StateSet::ProbeMaskMismatch;
+}
+
+bool probe_fires(StateSet set, spec::FormId form, spec::ClauseId clause) {
+  const std::string_view key = spec::clause_info(clause).key;
+  const bool elect = spec::form_info(form).family == spec::Family::Elect;
+  switch (set) {
+    case StateSet::Main:
+    case StateSet::TwoSite:
+      return false;
+    case StateSet::ProbeSelfOutside:
+    case StateSet::ProbeEmptyMask:
+      return key.ends_with(".ub.self_not_in_mask");
+    case StateSet::ProbeExitedOnly:
+      // elect.sync does not excuse the exited lanes the mask names.
+      return key.ends_with(".ub.self_not_in_mask") || (elect && key.ends_with(".ub.peer_absent"));
+    case StateSet::ProbeNamesExited:
+    case StateSet::ProbeNamesIdle:
+      return key.ends_with(".ub.peer_absent");
+    case StateSet::ProbeMaskMismatch:
+      return key.ends_with(".ub.mask_mismatch");
+  }
+  return false;
 }
 
 std::vector<WarpRecord> generate_warp_states(const Variant& v, StateSet set, uint64_t seed,
@@ -716,7 +973,7 @@ std::vector<WarpRecord> generate_warp_states(const Variant& v, StateSet set, uin
   while (out.size() < n) {
     std::optional<WarpRecord> r;
     if (set == StateSet::Main || set == StateSet::TwoSite)
-      r = main_state(g, v, set == StateSet::TwoSite);
+      r = defined_state(g, v, set == StateSet::TwoSite);
     else
       r = probe_state(g, v, set);
     if (!r) continue;
@@ -750,10 +1007,12 @@ std::optional<std::string> hang_risk(const WarpRecord& r, StateSet set) {
       return "lane " + std::to_string(i) + " executes outside its own membermask";
     for (unsigned j = 0; j < kW; ++j) {
       if (j == i || !((m >> j) & 1u) || r.status[j] == LaneStatus::Exited) continue;
-      if (r.status[j] != LaneStatus::Executes)
+      if (r.status[j] != LaneStatus::Executes) {
+        if (set == StateSet::ProbeNamesIdle) continue;
         return "lane " + std::to_string(i) + " names lane " + std::to_string(j) +
                ", which is alive but does not execute";
-      if (r.mask[j] != m)
+      }
+      if (r.mask[j] != m && set != StateSet::ProbeMaskMismatch)
         return "lane " + std::to_string(i) + " names lane " + std::to_string(j) +
                ", which executes with another membermask";
     }

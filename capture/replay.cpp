@@ -22,6 +22,23 @@ std::vector<spec::ClauseId> semantic_clauses(spec::FormId f) {
   return out;
 }
 
+// elect.sync leaves the leader open: its defined lanes are held to what the text allows through
+// the comparison the conformance vectors use (vectors::compare): a lane of the membermask, the
+// same on every lane of one election, p on it alone, and for a membermask the leader it elected
+// in every earlier state (`memo`). Returns the lanes that depart from that.
+uint32_t election_mismatches(const spec::Instr& in, const model::Warp& w,
+                             const model::WarpResult& res, const WarpRecord& r,
+                             vectors::LeaderMemo& memo) {
+  const std::vector<vectors::Expected> e{vectors::expected_round(in, w, res)};
+  std::vector<vectors::Observed> o(1);
+  o[0].d.assign(r.d.begin(), r.d.end());
+  o[0].p.assign(r.p.begin(), r.p.end());
+  for (auto s : r.status) o[0].present.push_back(s == model::LaneStatus::Executes);
+  uint32_t bad = 0;
+  for (unsigned i : vectors::compare(in, e, o, &memo).lanes) bad |= 1u << i;
+  return bad;
+}
+
 std::pair<spec::Target, spec::PtxVersion> target_of(const Header& h) {
   auto t = spec::parse_target(h.sm).value_or(spec::kDefaultTarget);
   auto v = h.ptx.empty() ? spec::kLatestPtx : spec::parse_ptx(h.ptx).value_or(spec::kLatestPtx);
@@ -51,6 +68,8 @@ std::string_view reading_name(Reading r) {
       return "self-only";
     case Reading::JoinsGroup:
       return "joins-group";
+    case Reading::AbsentLeftOut:
+      return "absent-left-out";
     case Reading::Zero:
       return "zero";
     case Reading::Count_:
@@ -70,6 +89,9 @@ std::string_view reading_text(Reading r) {
     case Reading::JoinsGroup:
       return "the lane joins the one group of other executing lanes: every executing lane gets the "
              "defined formula as if all had passed that group's mask plus the lane's own bit";
+    case Reading::AbsentLeftOut:
+      return "the defined formula with every lane that does not execute the instruction taken out "
+             "of every membermask";
     case Reading::Zero:
       return "d = 0 (and p false)";
     case Reading::Count_:
@@ -140,13 +162,13 @@ void Replayer::add_record(const Record& r, const Header& h, const std::string& f
                           std::size_t line) {
   auto [t, v] = target_of(h);
   if (auto* w = std::get_if<WarpRecord>(&r))
-    add_warp(*w, t, v, file, line);
+    add_warp(*w, t, v, h.device + " (" + h.sm + ")", file, line);
   else
     add_cta(std::get<CtaRecord>(r), t, v, file, line);
 }
 
 void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
-                        const std::string& file, std::size_t line) {
+                        const std::string& device, const std::string& file, std::size_t line) {
   const auto in = instr_of(r);
   const auto warp = warp_of(r);
   const auto res = warp_(in, warp, t, v);
@@ -164,6 +186,9 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   // has UB: then every executing lane is an observation; otherwise each is a mismatch.
   const bool faulted = !r.fault.empty();
   const bool any_ub = !res.ub.empty();
+  // Where the text leaves a choice, its relation decides; elsewhere the model's values.
+  const bool chosen = spec::has_chosen_leader(r.form) && !faulted && !any_ub;
+  const uint32_t chosen_bad = chosen ? election_mismatches(in, warp, res, r, elected_[device]) : 0;
   std::size_t lost = 0;
   for (unsigned i = 0; i < kW; ++i) {
     LaneRow row;
@@ -209,7 +234,8 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
           ++(row.mismatch ? tally.mismatched : tally.agreed);
         }
       } else if (row.defined) {
-        row.mismatch = row.obs_d != row.model_d || row.obs_p != row.model_p;
+        row.mismatch = chosen ? ((chosen_bad >> i) & 1u) != 0
+                              : row.obs_d != row.model_d || row.obs_p != row.model_p;
         ++tally.lanes;
         ++(row.mismatch ? tally.mismatched : tally.agreed);
         if (row.mismatch && any_ub) ++tally.beside_ub;
@@ -226,6 +252,7 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   if ((rep.mismatches || tally.unavailable) && mismatch_reports_.size() < opt_.max_mismatch_reports)
     mismatch_reports_.push_back(rep);
   if (!open_lanes.empty()) add_open(r, rep, open_lanes);
+  if (chosen) add_leaders(r);
   if (undefined_lanes.empty() && lost == 0) return;
 
   // Undefined lanes: record which readings of the spec reproduce what the hardware returned.
@@ -272,6 +299,15 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
       ob.group_states_whole += whole;
     }
   }
+  std::optional<model::WarpResult> present_only;
+  if (!undefined_lanes.empty()) {
+    uint32_t execs = 0;
+    for (unsigned i = 0; i < kW; ++i)
+      if (r.status[i] == model::LaneStatus::Executes) execs |= 1u << i;
+    model::Warp w2 = warp;
+    for (auto& m : w2.mask) m &= execs;
+    present_only = warp_(in, w2, t, v);
+  }
   for (unsigned i : undefined_lanes) {
     ++ob.lanes;
     auto same = [&](const model::WarpResult& m) {
@@ -287,11 +323,48 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
     if (same(with_mask(r.mask[i] | (1u << i)))) ++n[int(Reading::SelfAdded)];
     if (same(with_mask(1u << i))) ++n[int(Reading::SelfOnly)];
     if (joined && same(*joined)) ++n[int(Reading::JoinsGroup)];
+    if (same(*present_only)) ++n[int(Reading::AbsentLeftOut)];
     if ((!r.has_d || r.d[i] == 0) && (!r.has_p || !r.p[i])) ++n[int(Reading::Zero)];
   }
   if (ob.examples.size() < opt_.max_examples) {
     rep.clauses.insert(rep.clauses.end(), ub_seen.begin(), ub_seen.end());
     ob.examples.push_back(std::move(rep));
+  }
+}
+
+void Replayer::add_leaders(const WarpRecord& r) {
+  const std::string form(spec::form_info(r.form).name);
+  LeaderObservation& ob = leaders_[form];
+  if (ob.form.empty()) ob.form = form;
+  ++ob.states;
+  std::map<uint32_t, std::vector<unsigned>> elections;  // membermask -> its executing lanes
+  for (unsigned i = 0; i < kW; ++i)
+    if (r.status[i] == model::LaneStatus::Executes) elections[r.mask[i]].push_back(i);
+  for (const auto& [mask, lanes] : elections) {
+    if (std::popcount(mask) == 1) {
+      ++ob.single;
+      continue;
+    }
+    ++ob.elections;
+    // The leader: the lanes' common d, or without d the one lane that reports p.
+    std::optional<unsigned> leader;
+    bool agree = true;
+    if (r.has_d) {
+      leader = r.d[lanes[0]];
+      for (unsigned i : lanes) agree = agree && r.d[i] == *leader;
+    } else {
+      for (unsigned j : lanes)
+        if (r.p[j]) agree = agree && !leader, leader = j;
+      agree = agree && leader.has_value();
+    }
+    const unsigned lowest = static_cast<unsigned>(std::countr_zero(mask));
+    const unsigned highest = 31u - static_cast<unsigned>(std::countl_zero(mask));
+    if (agree && *leader == lowest)
+      ++ob.lowest;
+    else if (agree && *leader == highest)
+      ++ob.highest;
+    else
+      ++ob.other;
   }
 }
 
@@ -481,6 +554,15 @@ std::string observations_json(const Replayer& r) {
     o["none_examples"] = examples_json(ob.none_examples);
     open.push_back(o);
   }
+  auto& elected = doc["leaders_observed"] = nlohmann::json::array();
+  for (const auto& [_, ob] : r.leaders())
+    elected.push_back({{"form", ob.form},
+                       {"states", ob.states},
+                       {"elections", ob.elections},
+                       {"lowest_lane", ob.lowest},
+                       {"highest_lane", ob.highest},
+                       {"other", ob.other},
+                       {"single_lane_elections", ob.single}});
   auto& nc = doc["not_confirmed"] = nlohmann::json::array();
   for (auto f : unconfirmed_forms(r)) nc.push_back(spec::form_info(f).name);
   return doc.dump(2);

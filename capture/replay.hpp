@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capture/format.hpp"
+#include "vectors/vector.hpp"
 
 namespace warpspec::capture {
 
@@ -73,15 +74,18 @@ struct StateReport {
 
 /// A way of reading an undefined lane's result, checked against what the hardware returned.
 enum class Reading : uint8_t {
-  AsWritten,   ///< the spec's formula over the membermask as given
-  SelfAdded,   ///< the formula as if the lane's own bit were in its membermask
-  SelfOnly,    ///< the formula as if the membermask held only the lane itself
-  JoinsGroup,  ///< the lane joins the one group of other executing lanes: all of them evaluate
-               ///< as if every one had passed that group's mask plus the lane's own bit
-  Zero,        ///< d = 0 (and p false)
+  AsWritten,      ///< the spec's formula over the membermask as given
+  SelfAdded,      ///< the formula as if the lane's own bit were in its membermask
+  SelfOnly,       ///< the formula as if the membermask held only the lane itself
+  JoinsGroup,     ///< the lane joins the one group of other executing lanes: all of them evaluate
+                  ///< as if every one had passed that group's mask plus the lane's own bit
+  AbsentLeftOut,  ///< the formula with every lane that does not execute the instruction taken
+                  ///< out of every membermask (elect.sync names exited lanes only under UB)
+  Zero,           ///< d = 0 (and p false)
   Count_
 };
-/// Short name of a reading ("as-written", "self-added", "self-only", "joins-group", "zero").
+/// Short name of a reading ("as-written", "self-added", "self-only", "joins-group",
+/// "absent-left-out", "zero").
 std::string_view reading_name(Reading r);
 /// One-line description of a reading.
 std::string_view reading_text(Reading r);
@@ -142,6 +146,18 @@ struct OpenObservation {
   std::vector<StateReport> none_examples;  ///< the first states with a lane of `none`
 };
 
+/// Which lane the hardware elected, over the elections of defined elect.sync states: the text
+/// leaves the choice open, the model takes the lowest lane of the membermask.
+struct LeaderObservation {
+  std::string form;
+  std::size_t states = 0;     ///< defined states that returned
+  std::size_t elections = 0;  ///< groups of executing lanes with one membermask, two or more lanes
+  std::size_t lowest = 0;     ///< of those, elections whose leader is the mask's lowest lane
+  std::size_t highest = 0;    ///< ... its highest lane
+  std::size_t other = 0;      ///< ... another lane of the mask, or lanes that did not agree
+  std::size_t single = 0;     ///< elections of one lane (its own lane is the only choice)
+};
+
 /// Replays capture files; collect per-form tallies, the first mismatches and the observations.
 class Replayer {
  public:
@@ -171,14 +187,17 @@ class Replayer {
   const std::map<std::string, Observation>& observations() const { return observations_; }
   /// What shuffles returned where the spec leaves d open, keyed by "form|source name".
   const std::map<std::string, OpenObservation>& open_d() const { return open_d_; }
+  /// Which lanes elect.sync elected in defined states, keyed by form name.
+  const std::map<std::string, LeaderObservation>& leaders() const { return leaders_; }
   /// Sum of all per-form tallies.
   Tally total() const;
   /// Devices and targets seen in the headers, e.g. "NVIDIA H100 80GB HBM3 (sm_90)".
   const std::vector<std::string>& devices() const { return devices_; }
 
  private:
-  void add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v, const std::string& file,
-                std::size_t line);
+  void add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v, const std::string& device,
+                const std::string& file, std::size_t line);
+  void add_leaders(const WarpRecord& r);
   void add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v, const std::string& file,
                std::size_t line);
   void add_open(const WarpRecord& r, const StateReport& rep, const std::vector<unsigned>& lanes);
@@ -189,6 +208,10 @@ class Replayer {
   std::vector<StateReport> mismatch_reports_;
   std::map<std::string, Observation> observations_;
   std::map<std::string, OpenObservation> open_d_;
+  std::map<std::string, LeaderObservation> leaders_;
+  std::map<std::string, vectors::LeaderMemo>
+      elected_;  ///< per device: the text asks one leader per
+                 ///< membermask every time, on one implementation
   std::vector<std::string> devices_;
 };
 
@@ -196,8 +219,9 @@ class Replayer {
 std::vector<spec::FormId> unconfirmed_forms(const Replayer& r);
 
 /// The replay's findings as JSON ("warpspec-observed/1"): per-form tallies, what the hardware did
-/// on undefined lanes (with the readings that reproduce it and example lane tables) and where a
-/// shuffle's d is left open, and the forms not confirmed on hardware. Meant for tools that
+/// on undefined lanes (with the readings that reproduce it and example lane tables), where a
+/// shuffle's d is left open, which lanes elect.sync elected, and the forms not confirmed on
+/// hardware. Meant for tools that
 /// explain a form's corners.
 std::string observations_json(const Replayer& r);
 

@@ -2,6 +2,7 @@
 // Every lane whose result the spec defines must agree exactly; lanes the spec leaves undefined
 // are counted and shown as observations, never as failures.
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -94,7 +95,10 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
         std::cout << (k ? ", " : "") << spec::clause_info(ob.clauses[k]).key;
       std::cout << "]";
       if (ob.faulted_states) {
-        std::cout << "; the launch trapped (";
+        // A fault is a trap's error name, or the harness's word that the launch never returned.
+        const bool hung = std::all_of(ob.faults.begin(), ob.faults.end(),
+                                      [](const std::string& f) { return f.starts_with("hang"); });
+        std::cout << (hung ? "; the launch did not return (" : "; the launch trapped (");
         for (std::size_t k = 0; k < ob.faults.size(); ++k)
           std::cout << (k ? ", " : "") << ob.faults[k];
         std::cout << ") in " << ob.faulted_states << " of " << ob.states << " state(s), taking "
@@ -136,6 +140,16 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
           for (const auto& ex : *list) std::cout << "\n" << capture::lane_table(ex, true) << "\n";
     }
     if (!show_observed) std::cout << "  (--observed shows example lane tables)\n";
+  }
+  if (!r.leaders().empty()) {
+    std::cout << "\nLeaders elected in defined states (any lane of the membermask is allowed, the "
+                 "same one every time; the model elects the lowest):\n";
+    for (const auto& [_, ob] : r.leaders())
+      std::cout << "  " << ob.form << ": " << ob.elections
+                << " election(s) of two or more lanes in " << ob.states
+                << " state(s): the membermask's lowest lane " << ob.lowest << ", its highest "
+                << ob.highest << ", another " << ob.other << "; " << ob.single
+                << " single-lane election(s)\n";
   }
   auto unconfirmed = capture::unconfirmed_forms(r);
   if (!unconfirmed.empty()) {

@@ -84,6 +84,9 @@ bool hardware_corpus(const std::string& dir) {
   if (total.d_open)
     std::cout << "  " << total.d_open
               << " shuffle lanes read a lane that does not take part: p compared, d observed\n";
+  for (const auto& [_, ob] : r.leaders())
+    std::cout << "  " << ob.form << " elected the lowest lane of its membermask in " << ob.lowest
+              << " of " << ob.elections << " elections of two or more lanes\n";
   auto unconfirmed = capture::unconfirmed_forms(r);
   if (!unconfirmed.empty()) {
     std::cout << "  not confirmed on this hardware:";

@@ -55,12 +55,11 @@ void bits_to_flags(const uint32_t* words, std::size_t n, uint8_t* out) {
 namespace {
 
 // elect.sync: each lane's leader may be any lane of its membermask (Expected::choice).
-void add_choice(const Vector& v, const Round& r, Expected& e) {
+void add_choice(const spec::Instr& in, const model::Warp& w, Expected& e) {
   e.choice.clear();
-  if (!spec::has_chosen_leader(v.instr.instr.form)) return;
+  if (!spec::has_chosen_leader(in.form)) return;
   e.choice.resize(spec::kWarpSize);
-  for (unsigned i = 0; i < spec::kWarpSize; ++i)
-    e.choice[i] = v.instr.instr.imm_mask.value_or(r.warp.mask[i]);
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) e.choice[i] = in.imm_mask.value_or(w.mask[i]);
 }
 
 // The expectations of every round, from the model's evaluators of warp and block forms.
@@ -80,21 +79,7 @@ std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval
       e.d_defined = e.defined;
       for (const auto& u : res.ub) e.ub.push_back({u.clause, u.threads});
     } else {
-      auto res = warp_eval(v.instr.instr, r.warp);
-      for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-        e.d.push_back(res.outcome.d[i]);
-        e.p.push_back(res.outcome.p[i]);
-        e.executes.push_back(res.outcome.executes[i]);
-        e.defined.push_back(res.defined(i));
-        e.d_defined.push_back(res.d_defined(i));
-      }
-      add_choice(v, r, e);
-      for (const auto& u : res.ub) {
-        std::vector<unsigned> lanes;
-        for (unsigned i = 0; i < 32; ++i)
-          if ((u.lanes >> i) & 1u) lanes.push_back(i);
-        e.ub.push_back({u.clause, lanes});
-      }
+      e = expected_round(v.instr.instr, r.warp, warp_eval(v.instr.instr, r.warp));
     }
     out.push_back(std::move(e));
   }
@@ -155,6 +140,25 @@ void from_cta_lanes(const fast::CtaLanes<model::Concrete>& l, std::size_t n, Exp
 
 }  // namespace
 
+Expected expected_round(const spec::Instr& in, const model::Warp& w, const model::WarpResult& res) {
+  Expected e;
+  for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+    e.d.push_back(res.outcome.d[i]);
+    e.p.push_back(res.outcome.p[i]);
+    e.executes.push_back(res.outcome.executes[i]);
+    e.defined.push_back(res.defined(i));
+    e.d_defined.push_back(res.d_defined(i));
+  }
+  add_choice(in, w, e);
+  for (const auto& u : res.ub) {
+    std::vector<unsigned> lanes;
+    for (unsigned i = 0; i < 32; ++i)
+      if ((u.lanes >> i) & 1u) lanes.push_back(i);
+    e.ub.push_back({u.clause, lanes});
+  }
+  return e;
+}
+
 std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx) {
   return expected_by(
       v,
@@ -190,7 +194,7 @@ void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
       fast::WarpLanes lanes;
       (void)fast::evaluate_batch(in, std::span(&r.warp, 1), std::span(&lanes, 1), target, ptx);
       from_lanes(in.form, lanes, out[k]);
-      add_choice(v, r, out[k]);
+      add_choice(in, r.warp, out[k]);
     }
   }
 }
@@ -306,18 +310,18 @@ Mismatch compare_election(std::size_t k, const Expected& x, const Observed& y, b
 
 }  // namespace
 
-Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
+Mismatch compare(const spec::Instr& in, const std::vector<Expected>& e,
                  const std::vector<Observed>& o, LeaderMemo* leaders) {
-  const auto& f = spec::form_info(in.instr.form);
-  if (spec::has_chosen_leader(in.instr.form)) {
+  const auto& f = spec::form_info(in.form);
+  if (spec::has_chosen_leader(in.form)) {
     LeaderMemo own;
     return compare_defined(e, o, [&](std::size_t k, const Expected& x, const Observed& y) {
-      return compare_election(k, x, y, f.d_type != spec::ResultType::None && in.instr.write_d,
+      return compare_election(k, x, y, f.d_type != spec::ResultType::None && in.write_d,
                               leaders ? *leaders : own);
     });
   }
-  const bool check_d = f.d_type != spec::ResultType::None && in.instr.write_d;
-  const bool check_p = in.instr.write_p;
+  const bool check_d = f.d_type != spec::ResultType::None && in.write_d;
+  const bool check_p = in.write_p;
   Mismatch m;
   // Most observations agree: one pass that builds nothing, and the detailed walk below only for
   // a round that departs.

@@ -71,6 +71,10 @@ std::vector<LaneRecord> lane_records(const Vector& v, const Round& r);
 /// Writes bits 0 to n - 1 of `words` (bit t in words[t / 32]) as n flags, 0 or 1, at `out`.
 void bits_to_flags(const uint32_t* words, std::size_t n, uint8_t* out);
 
+/// One warp round's expectation from an evaluator's result for instruction `in` on state `w`
+/// (`expected` builds each warp round so; hardware replay builds its own rounds with it).
+Expected expected_round(const spec::Instr& in, const model::Warp& w, const model::WarpResult& res);
+
 /// The model's answer for every round of `v`, for `target`/`ptx`.
 std::vector<Expected> expected(const Vector& v, spec::Target target, spec::PtxVersion ptx);
 
@@ -113,8 +117,13 @@ struct Mismatch {
 /// allows instead of to the model's choice: a lane of the membermask, one per election, p on
 /// it alone, and the same one for a membermask in every round, and in every vector that shares
 /// `leaders` (a fresh memo per call when it is null).
-Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
+Mismatch compare(const spec::Instr& in, const std::vector<Expected>& e,
                  const std::vector<Observed>& o, LeaderMemo* leaders = nullptr);
+/// Same, for a parsed instruction.
+inline Mismatch compare(const spec::ParsedInstr& in, const std::vector<Expected>& e,
+                        const std::vector<Observed>& o, LeaderMemo* leaders = nullptr) {
+  return compare(in.instr, e, o, leaders);
+}
 /// Same, for a vector.
 inline Mismatch compare(const Vector& v, const std::vector<Expected>& e,
                         const std::vector<Observed>& o, LeaderMemo* leaders = nullptr) {

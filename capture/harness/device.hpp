@@ -46,9 +46,12 @@ bool device_info(DeviceInfo& out, std::string& err);
 
 /// Runs `states` warp states (32 LaneIn each) of a warp variant, one warp per block. When the
 /// kernel itself fails (a trap), `fault` receives the error's name, e.g.
-/// "cudaErrorIllegalInstruction"; the context is unusable after that.
+/// "cudaErrorIllegalInstruction"; the context is unusable after that. When it has not returned
+/// after `deadline_s` seconds, `hung` is set and `fault` says so; the kernel still runs, its
+/// buffers are left to the process's end, and the caller must leave without synchronising
+/// (exit through std::_Exit).
 bool run_warp_batch(int variant, const LaneIn* in, LaneOut* out, std::size_t states,
-                    std::string& err, std::string& fault);
+                    double deadline_s, std::string& err, std::string& fault, bool& hung);
 
 /// Runs `blocks` blocks of `threads` threads of a block-barrier variant. Per thread (block-major):
 /// exited flag and predicate in; result and a ran flag out.

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdio>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -348,7 +351,8 @@ bool device_info(DeviceInfo& out, std::string& err) {
 }
 
 bool run_warp_batch(int variant, const LaneIn* in, LaneOut* out, std::size_t states,
-                    std::string& err, std::string& fault) {
+                    double deadline_s, std::string& err, std::string& fault, bool& hung) {
+  hung = false;
   if (variant < 0 || variant >= kFirstCtaVariant) {
     err = "not a warp variant";
     return false;
@@ -368,7 +372,25 @@ bool run_warp_batch(int variant, const LaneIn* in, LaneOut* out, std::size_t sta
     return false;
   kWarpLaunch[variant](din.p, dm1.p, dout.p, static_cast<unsigned>(states));
   if (!check(cudaGetLastError(), "launch", err)) return false;
-  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+  // Poll rather than synchronise, so that a state whose lanes wait for each other for ever is
+  // found out.
+  const auto t0 = std::chrono::steady_clock::now();
+  cudaError_t e = cudaStreamQuery(0);
+  while (e == cudaErrorNotReady &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <
+             deadline_s) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    e = cudaStreamQuery(0);
+  }
+  if (e == cudaErrorNotReady) {
+    hung = true;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "hang (no return within %g s)", deadline_s);
+    fault = err = buf;
+    din.p = nullptr, dm1.p = nullptr, dout.p = nullptr;  // freeing would wait for the kernel
+    return false;
+  }
+  if (e != cudaSuccess) {
     fault = cudaGetErrorName(e);
     return check(e, "kernel", err);
   }

@@ -9,12 +9,15 @@
 //   warpspec-capture bench OUT.json [VARIANT...]
 //
 // With INDEX, `warp` runs only state INDEX of the COUNT generated, alone in its launch; if that
-// launch traps, the state is written with the error as its observation ("fault"). Use it for
-// probes, whose traps would otherwise take a whole batch down.
+// launch traps, or does not return within the deadline, the state is written with that as its
+// observation ("fault"). Use it for probes, whose traps or hangs would otherwise take a whole
+// batch down. `list` names each warp variant's state sets, a set that must run state by state
+// marked ":alone".
 // Exit codes: 0 done, 64 usage, 69 device or launch error, 70 a harness check failed (a state
 // that could hang, or a lane that ran when it should not have).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -71,16 +74,26 @@ const Variant* variant_arg(const char* name) {
   return id ? &variant_info(*id) : nullptr;
 }
 
-/// The model must agree that a state is safe: main sets fire no UB clause at all; a probe fires
-/// only "lane outside its own mask", and only on the probe lane.
+/// The model must agree with the generator about a state: main sets fire no UB clause at all; a
+/// probe fires only the clauses it is about.
 std::optional<std::string> model_objection(const WarpRecord& r, StateSet set) {
   const auto res = model::evaluate(instr_of(r), warp_of(r), spec::kDefaultTarget);
-  for (const auto& f : res.ub) {
-    const bool probe_ok = set != StateSet::Main && set != StateSet::TwoSite &&
-                          spec::clause_info(f.clause).key.ends_with(".ub.self_not_in_mask");
-    if (!probe_ok) return std::string(spec::clause_info(f.clause).key) + " fires";
-  }
+  for (const auto& f : res.ub)
+    if (!probe_fires(set, r.form, f.clause))
+      return std::string(spec::clause_info(f.clause).key) + " fires";
   return std::nullopt;
+}
+
+/// How long a warp launch may run before it counts as hung. A batch of 2,000 states returns in
+/// well under a second.
+constexpr double kDeadlineSeconds = 3;
+
+/// Leaves at once, without the CUDA runtime's teardown, which would wait for a hung kernel; the
+/// driver ends the kernel with the process.
+[[noreturn]] void leave(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::_Exit(code);
 }
 
 int cmd_info() {
@@ -96,8 +109,19 @@ int cmd_info() {
 }
 
 int cmd_list() {
-  for (const auto& v : kVariants)
-    std::cout << (static_cast<int>(v.id) < kFirstCtaVariant ? "warp " : "cta  ") << v.name << "\n";
+  for (const auto& v : kVariants) {
+    if (static_cast<int>(v.id) >= kFirstCtaVariant) {
+      std::cout << "cta  " << v.name << "\n";
+      continue;
+    }
+    std::cout << "warp " << v.name << " ";
+    const char* sep = "";
+    for (StateSet s : state_sets(v)) {
+      std::cout << sep << state_set_name(s) << (runs_alone(s) ? ":alone" : "");
+      sep = ",";
+    }
+    std::cout << "\n";
+  }
   return 0;
 }
 
@@ -116,6 +140,9 @@ int cmd_warp(const Variant& v, StateSet set, std::size_t count, uint64_t seed,
              const std::string& out, std::optional<std::size_t> index) {
   if (static_cast<int>(v.id) >= kFirstCtaVariant)
     return fail(kExitUsage, std::string(v.name) + " is a block barrier: use 'cta'");
+  if (runs_alone(set) && !index)
+    return fail(kExitUsage,
+                std::string(state_set_name(set)) + " may hang: run its states one by one (INDEX)");
   auto recs = generate_warp_states(v, set, seed, count);
   if (index) {
     if (*index >= recs.size()) return fail(kExitUsage, "INDEX must be below COUNT");
@@ -153,16 +180,22 @@ int cmd_warp(const Variant& v, StateSet set, std::size_t count, uint64_t seed,
   h.seed = seed;
   std::vector<gpu::LaneOut> res(in.size());
   std::string fault;
-  if (!gpu::run_warp_batch(static_cast<int>(v.id), in.data(), res.data(), recs.size(), err,
-                           fault)) {
-    if (!index || fault.empty())
-      return fail(kExitDevice, std::string(v.name) + " " + h.set + ": " + err);
-    // One state alone in its launch: the trap is that state's observation.
+  bool hung = false;
+  if (!gpu::run_warp_batch(static_cast<int>(v.id), in.data(), res.data(), recs.size(),
+                           kDeadlineSeconds, err, fault, hung)) {
+    if (!index || fault.empty()) {
+      const int rc = fail(kExitDevice, std::string(v.name) + " " + h.set + ": " + err);
+      if (hung) leave(rc);
+      return rc;
+    }
+    // One state alone in its launch: the trap, or the hang, is that state's observation.
     recs[0].fault = fault;
-    if (int rc = write_records(out, h, recs)) return rc;
-    std::cout << v.name << " " << h.set << " state " << *index << ": trapped (" << fault << ") -> "
-              << out << "\n";
-    return 0;
+    int rc = write_records(out, h, recs);
+    if (!rc)
+      std::cout << v.name << " " << h.set << " state " << *index << ": "
+                << (hung ? "hung" : "trapped") << " (" << fault << ") -> " << out << "\n";
+    if (hung) leave(rc);
+    return rc;
   }
   for (std::size_t s = 0; s < recs.size(); ++s) {
     WarpRecord& r = recs[s];
@@ -323,6 +356,9 @@ int run(int argc, char** argv) {
     if (!v || !set || !number(argv[4], count) || !number(argv[5], seed) || count == 0 ||
         count > 100000)
       return fail(kExitUsage, usage);
+    const auto sets = state_sets(*v);
+    if (std::find(sets.begin(), sets.end(), *set) == sets.end())
+      return fail(kExitUsage, std::string(v->name) + " is not captured in set " + argv[3]);
     if (argc == 8 && !number(argv[7], index)) return fail(kExitUsage, usage);
     return cmd_warp(*v, *set, count, seed, argv[6],
                     argc == 8 ? std::optional<std::size_t>(index) : std::nullopt);

@@ -19,8 +19,6 @@ namespace warpspec::capture {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr StateSet kWarpSets[] = {StateSet::Main, StateSet::TwoSite, StateSet::ProbeSelfOutside,
-                                  StateSet::ProbeEmptyMask, StateSet::ProbeExitedOnly};
 
 bool is_probe(StateSet s) {
   return s != StateSet::Main && s != StateSet::TwoSite;
@@ -61,9 +59,7 @@ fs::path temp_path(const std::string& name) {
 TEST(CaptureGenerator, EveryStateIsSafeAndOnlyProbesAreUndefined) {
   for (const auto& v : kVariants) {
     if (static_cast<int>(v.id) >= kFirstCtaVariant) continue;
-    for (StateSet set : kWarpSets) {
-      // The probes put a lane outside its membermask; a form without one has nothing to probe.
-      if (is_probe(set) && !spec::has_membermask(v.form)) continue;
+    for (StateSet set : state_sets(v)) {
       for (const auto& r : generate_warp_states(v, set, 11, 200)) {
         ASSERT_FALSE(hang_risk(r, set))
             << v.name << " " << state_set_name(set) << ": " << *hang_risk(r, set);
@@ -72,13 +68,67 @@ TEST(CaptureGenerator, EveryStateIsSafeAndOnlyProbesAreUndefined) {
           EXPECT_TRUE(res.ub.empty()) << v.name << " " << state_set_name(set) << " tag " << r.tag;
           continue;
         }
-        // A probe: exactly one lane, outside its own mask, and nothing else undefined.
-        ASSERT_EQ(res.ub.size(), 1u) << v.name << " " << state_set_name(set);
-        EXPECT_TRUE(spec::clause_info(res.ub[0].clause).key.ends_with(".ub.self_not_in_mask"));
-        EXPECT_EQ(std::popcount(res.ub[0].lanes), 1);
+        // A probe fires the clauses it is about and no other; the first three put exactly one
+        // lane outside its own mask.
+        ASSERT_FALSE(res.ub.empty()) << v.name << " " << state_set_name(set) << " tag " << r.tag;
+        for (const auto& f : res.ub)
+          EXPECT_TRUE(probe_fires(set, v.form, f.clause))
+              << v.name << " " << state_set_name(set) << ": " << spec::clause_info(f.clause).key;
+        if (set <= StateSet::ProbeExitedOnly) {
+          EXPECT_TRUE(spec::clause_info(res.ub[0].clause).key.ends_with(".ub.self_not_in_mask"));
+          EXPECT_EQ(std::popcount(res.ub[0].lanes), 1);
+        }
       }
     }
   }
+}
+
+TEST(CaptureGenerator, ElectStatesLeanToTheCorners) {
+  // The defined sets name no lane that does not execute, exited ones included, yet have exited
+  // and inactive lanes around the groups; lane 31 alone, single lanes, several elections side by
+  // side, holes, and (two-site) a mask's lowest lane arriving from the second branch. The probes:
+  // an absent lane below the group's lowest one, and the chain of masks known to hang sm_90.
+  const auto& v = variant_info(VariantId::ElectSync);
+  std::size_t lane31 = 0, single = 0, elections2 = 0, holes = 0, exited = 0, inactive = 0;
+  for (const auto& r : generate_warp_states(v, StateSet::Main, 3, 2000)) {
+    std::set<uint32_t> masks;
+    for (unsigned i = 0; i < 32; ++i) {
+      if (r.status[i] != model::LaneStatus::Executes) continue;
+      masks.insert(r.mask[i]);
+      for (unsigned j = 0; j < 32; ++j)
+        if ((r.mask[i] >> j) & 1u) {
+          ASSERT_EQ(r.status[j], model::LaneStatus::Executes) << r.tag;
+        }
+    }
+    lane31 += masks.count(0x80000000u);
+    single +=
+        std::any_of(masks.begin(), masks.end(), [](uint32_t m) { return std::has_single_bit(m); });
+    elections2 += masks.size() >= 2;
+    holes += r.tag.find("+holes") != std::string::npos;
+    exited += std::count(r.status.begin(), r.status.end(), model::LaneStatus::Exited) > 0;
+    inactive += std::count(r.status.begin(), r.status.end(), model::LaneStatus::Inactive) > 0;
+  }
+  EXPECT_GE(lane31, 100u);
+  EXPECT_GE(single, 300u);
+  EXPECT_GE(elections2, 500u);
+  EXPECT_GE(holes, 300u);
+  EXPECT_GE(exited, 500u);
+  EXPECT_GE(inactive, 500u);
+  std::size_t late_leader = 0;
+  for (const auto& r : generate_warp_states(v, StateSet::TwoSite, 3, 600))
+    for (unsigned i = 0; i < 32; ++i)
+      late_leader += r.status[i] == model::LaneStatus::Executes && r.site[i] == 1 &&
+                     std::countr_zero(r.mask[i]) == static_cast<int>(i);
+  EXPECT_GE(late_leader, 100u);
+  for (StateSet set : {StateSet::ProbeNamesExited, StateSet::ProbeNamesIdle}) {
+    std::size_t below = 0;
+    for (const auto& r : generate_warp_states(v, set, 3, 100)) below += r.tag.ends_with("/below");
+    EXPECT_GE(below, 25u) << state_set_name(set);
+  }
+  bool known_hang = false;
+  for (const auto& r : generate_warp_states(v, StateSet::ProbeMaskMismatch, 3, 30))
+    known_hang = known_hang || r.tag == "probe/mask-mismatch/chain";
+  EXPECT_TRUE(known_hang);
 }
 
 TEST(CaptureGenerator, CoversTheCorners) {
@@ -182,7 +232,7 @@ TEST(CaptureFormat, RoundTripAgreesWithTheModel) {
       Writer w(path, test_header("mixed"));
       for (const auto& v : kVariants) {
         if (static_cast<int>(v.id) < kFirstCtaVariant) {
-          for (StateSet set : kWarpSets)
+          for (StateSet set : state_sets(v))
             for (auto r : generate_warp_states(v, set, 5, 20)) {
               simulate(r);
               w.write(r);
@@ -313,6 +363,65 @@ TEST(CaptureFormat, AShuffleDifferingOnlyWhereDIsOpenIsAnObservation) {
   Replayer wrong_p;
   wrong_p.add_record(r, test_header("main"), "mem", 2);
   EXPECT_EQ(wrong_p.total().mismatched, 1u);
+}
+
+/// elect.sync with two elections side by side: lanes 0-7 pass 0x000000ff, lanes 8-15 pass
+/// 0x0000ff00, the rest sit it out. Each election's leader is set to `first` and `second`.
+WarpRecord hand_made_election(unsigned first, unsigned second) {
+  WarpRecord r;
+  const Variant& v = variant_info(VariantId::ElectSync);
+  r.form = v.form;
+  r.instr = v.text;
+  r.has_d = r.has_p = true;
+  r.tag = "hand-made";
+  for (unsigned i = 0; i < 32; ++i) {
+    r.status[i] = i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
+    r.mask[i] = i < 8 ? 0x000000ffu : i < 16 ? 0x0000ff00u : 0;
+    const unsigned leader = i < 8 ? first : second;
+    r.d[i] = i < 16 ? leader : 0;
+    r.p[i] = i < 16 && i == leader;
+  }
+  return r;
+}
+
+TEST(CaptureFormat, AnElectionIsHeldToTheLeaderTheTextAllows) {
+  // The model elects the lowest lane; the text allows any lane of the membermask, the same one
+  // for a membermask every time. The highest lanes are as good an answer, and are counted so.
+  Replayer rp;
+  rp.add_record(hand_made_election(7, 15), test_header("main"), "mem", 2);
+  EXPECT_EQ(rp.total().lanes, 16u);
+  EXPECT_EQ(rp.total().agreed, 16u);
+  EXPECT_EQ(rp.total().mismatched, 0u);
+  ASSERT_EQ(rp.leaders().size(), 1u);
+  const LeaderObservation& ob = rp.leaders().begin()->second;
+  EXPECT_EQ(ob.elections, 2u);
+  EXPECT_EQ(ob.highest, 2u);
+  EXPECT_EQ(ob.lowest, 0u);
+  EXPECT_NE(observations_json(rp).find("\"highest_lane\": 2"), std::string::npos);
+
+  // The same membermask electing another lane later on the same device is a mismatch; on
+  // another device it is not.
+  rp.add_record(hand_made_election(0, 15), test_header("main"), "mem", 3);
+  EXPECT_EQ(rp.total().mismatched, 8u);
+  Header other = test_header("main");
+  other.device = "another";
+  rp.add_record(hand_made_election(0, 15), other, "mem", 4);
+  EXPECT_EQ(rp.total().mismatched, 8u);
+
+  // A leader outside the membermask, lanes of one election that disagree, p on a lane that is
+  // not the leader: each a mismatch, even on a fresh replay.
+  WarpRecord outside = hand_made_election(9, 15);
+  WarpRecord split = hand_made_election(0, 8);
+  split.d[3] = 5;
+  WarpRecord wrong_p = hand_made_election(0, 8);
+  wrong_p.p[1] = true;
+  for (const WarpRecord* r : {&outside, &split, &wrong_p}) {
+    Replayer fresh;
+    fresh.add_record(*r, test_header("main"), "mem", 2);
+    EXPECT_GT(fresh.total().mismatched, 0u) << to_line(*r);
+    ASSERT_EQ(fresh.mismatches().size(), 1u);
+    EXPECT_NE(lane_table(fresh.mismatches()[0], true).find("MISMATCH"), std::string::npos);
+  }
 }
 
 TEST(CaptureFormat, ATrapIsAnObservationOnlyWhereSomeLaneHasUb) {
