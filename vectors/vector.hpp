@@ -107,7 +107,7 @@ struct Mismatch {
   std::string what;             ///< "d", "p", "ub", "hang" or "result"
   /// Where the specification leaves a choice (elect.sync): the rule the values break, which the
   /// comparison itself knows.
-  std::optional<spec::ClauseId> clause;
+  std::optional<spec::ClauseId> clause{};
 };
 
 /// Compares an observation with the specification, round by round, in the order: completion (a
