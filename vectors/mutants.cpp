@@ -280,6 +280,7 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
       const auto ref = spec::evaluate_warp(d, v.instr.instr, w, pv);
       const auto a = warp_mutant(d, m, v.instr.instr, w, ref, pv, carry);
       o[k].d.assign(a.d.begin(), a.d.end());
+      o[k].d_hi = a.d_hi;
       o[k].p.assign(a.p.begin(), a.p.end());
       o[k].ub_reported = a.ub;
     }
