@@ -343,6 +343,10 @@ WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
       }
       return o;
     }
+    case M::ShflLowWordOnly:
+      // The high word never moves: each lane keeps its own.
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) o.d_hi[i] = d.lo32(d.shr32(w.a[i]));
+      return o;
     case M::ShflSegmentIgnored:
     case M::ShflClampIgnored:
     case M::ShflIdxNoWrap:
