@@ -115,6 +115,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
                       ++tally.vectors;
                       if (res.skipped) {
                         ++tally.skipped;
+                        tally.skipped_defined += !ex.ub;
                         return;
                       }
                       const auto m = compare(*ex.instr, ex.rounds, res.rounds, &leaders);
