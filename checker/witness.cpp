@@ -85,10 +85,13 @@ z3::expr warp_kill(const Z3Domain& d, const spec::Instr& in, const spec::Outcome
     auto diff = d.lit(false);
     // d departs only where the specification pins it (a shuffle may leave it open); a form
     // without such a clause keeps the plain comparison, and its queries stay as they were.
-    if (check_d)
-      diff = diff || (ref.loose_d.empty()
-                          ? o.d[i] != ref.d[i]
-                          : !d.bit(ref.loose_d_lanes(d), i) && o.d[i] != ref.d[i]);
+    if (check_d) {
+      // Both words of a 64-bit shuffle overload's d.
+      auto d_differs = o.d[i] != ref.d[i];
+      if (!ref.d_hi.empty()) d_differs = d_differs || o.d_hi[i] != ref.d_hi[i];
+      diff =
+          diff || (ref.loose_d.empty() ? d_differs : !d.bit(ref.loose_d_lanes(d), i) && d_differs);
+    }
     if (in.write_p) diff = diff || o.p[i] != ref.p[i];
     differs.push_back(ref.executes[i] && diff);
   }

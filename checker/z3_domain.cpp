@@ -110,6 +110,12 @@ z3::expr Z3Domain::lo32(const z3::expr& y) const {
   return y.extract(31, 0);
 }
 
+z3::expr Z3Domain::shr32(const z3::expr& y) const {
+  uint64_t k = 0;
+  if (literal_value(y, k)) return w64(k >> 32);
+  return z3::zext(y.extract(63, 32), 32);
+}
+
 z3::expr Z3Domain::bit(const z3::expr& x, unsigned i) const {
   const uint64_t key = (static_cast<uint64_t>(Z3_get_ast_id(*ctx_, x)) << 6) | i;
   if (auto it = bits_->map.find(key); it != bits_->map.end()) return it->second.second;

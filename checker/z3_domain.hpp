@@ -35,6 +35,8 @@ class Z3Domain {
   B slt(const W32& x, const W32& y) const { return z3::slt(x, y); }
   /// The low 32 bits of `y`; folds literals and selections between literals.
   W32 lo32(const W64& y) const;
+  /// `y` shifted right by 32 bits (its high word, zero-extended); folds literals.
+  W64 shr32(const W64& y) const;
   /// Bit `i` of `x` as a boolean, pushed (a bounded way) through bitwise operators and
   /// selections; folds literals.
   B bit(const W32& x, unsigned i) const;

@@ -23,6 +23,7 @@ struct Concrete {
   B ult(W32 x, W32 y) const { return x < y; }
   B slt(W32 x, W32 y) const { return static_cast<int32_t>(x) < static_cast<int32_t>(y); }
   W32 lo32(W64 y) const { return static_cast<W32>(y); }
+  W64 shr32(W64 y) const { return y >> 32; }
   B bit(W32 x, unsigned i) const { return ((x >> i) & 1u) != 0; }
   W32 popcount(W32 x) const { return static_cast<W32>(std::popcount(x)); }
 };

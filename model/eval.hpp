@@ -49,6 +49,12 @@ struct WarpResult {
   bool defined(unsigned lane) const { return outcome.defined(Concrete{}, lane); }
   /// True when the lane is defined and no clause leaves its `d` undefined (shuffles).
   bool d_defined(unsigned lane) const { return outcome.d_defined(Concrete{}, lane); }
+  /// The lane's whole d: for the 64-bit shuffle overloads (Instr::wide) the high word joined to
+  /// the low one, else the 32-bit d.
+  uint64_t d_value(unsigned lane) const {
+    return outcome.d_hi.empty() ? outcome.d[lane]
+                                : (uint64_t{outcome.d_hi[lane]} << 32) | outcome.d[lane];
+  }
 };
 
 /// A UB clause that fires on a block barrier, with the threads it fires on.

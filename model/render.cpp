@@ -175,8 +175,11 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
     if (r) {
       const bool runs_it = st == LaneStatus::Executes;
       const bool d_open = r->defined(i) && !r->d_defined(i);
-      if (has_d)
-        row.push_back(!runs_it ? "-" : d_open ? "?" : format_result(r->outcome.d[i], f.d_type));
+      // A 64-bit shuffle overload's d is a value of the call's type, shown as a is.
+      const auto d_text = !in.wide         ? format_result(r->outcome.d[i], f.d_type)
+                          : syn.bits == 64 ? format_operand(r->d_value(i), syn)
+                                           : format_hex(r->d_value(i), 64);
+      if (has_d) row.push_back(!runs_it ? "-" : d_open ? "?" : d_text);
       if (in.write_p) row.push_back(runs_it ? (r->outcome.p[i] ? "1" : "0") : "-");
       row.push_back(!runs_it             ? "-"
                     : !r->defined(i)     ? "NO (UB)"
@@ -301,8 +304,9 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const Warp
     }
     const bool runs_it = st == LaneStatus::Executes;
     if (f.d_type != spec::ResultType::None && p.instr.write_d)
-      l["d"] = runs_it && (r.d_defined(i) || !r.defined(i)) ? result_value(r.outcome.d[i], f.d_type)
-                                                              : nlohmann::json(nullptr);
+      l["d"] = !(runs_it && (r.d_defined(i) || !r.defined(i))) ? nlohmann::json(nullptr)
+               : p.instr.wide                                  ? nlohmann::json(hex64(r.d_value(i)))
+                              : result_value(r.outcome.d[i], f.d_type);
     if (p.instr.write_p)
       l["p"] = runs_it ? nlohmann::json(r.outcome.p[i]) : nlohmann::json(nullptr);
     l["defined"] = r.defined(i);

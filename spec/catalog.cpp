@@ -38,19 +38,6 @@ std::string_view ctype_name(CType t) {
   return "?";
 }
 
-int ctype_bits(CType t) {
-  switch (t) {
-    case CType::Void:
-      return 0;
-    case CType::Int:
-    case CType::Unsigned:
-    case CType::Float:
-      return 32;
-    default:
-      return 64;
-  }
-}
-
 std::span<const IntrinsicInfo> all_intrinsics() {
   return kIntrinsics;
 }

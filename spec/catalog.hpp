@@ -245,7 +245,9 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "(others); p says whether it was, and out of range the lane reads its own a.",
      kSrcShfl},
     {ClauseId::ShflCopy, "shfl.copy", ClauseKind::Semantic,
-     "d is the 32-bit a of the lane read, bit for bit.", kSrcShfl},
+     "d is the a of the lane read, bit for bit: its 32 bits, or for CUDA's 64-bit overloads "
+     "both words, each moved by a b32 shuffle with the same b and c.",
+     kSrcShfl},
     {ClauseId::ShflSourceUndefined, "shfl.source_undefined", ClauseKind::UndefinedValue,
      "d is undefined (p is not) when the lane read does not execute the instruction or is not "
      "named in the reader's membermask.",
@@ -683,13 +685,45 @@ inline constexpr IntrinsicInfo kIntrinsics[] = {
   {"__shfl_xor_sync", CType::Int, "int __shfl_xor_sync(unsigned mask, int var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
   {"__shfl_xor_sync", CType::Unsigned, "unsigned __shfl_xor_sync(unsigned mask, unsigned var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
   {"__shfl_xor_sync", CType::Float, "float __shfl_xor_sync(unsigned mask, float var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  // The 64-bit overloads: two shuffles of the form, one per 32-bit word (is_wide_shuffle).
+  {"__shfl_sync", CType::Long, "long __shfl_sync(unsigned mask, long var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_sync", CType::UnsignedLong, "unsigned long __shfl_sync(unsigned mask, unsigned long var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_sync", CType::LongLong, "long long __shfl_sync(unsigned mask, long long var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_sync", CType::UnsignedLongLong, "unsigned long long __shfl_sync(unsigned mask, unsigned long long var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_sync", CType::Double, "double __shfl_sync(unsigned mask, double var, int srcLane, int width = warpSize)", FormId::ShflIdx, true},
+  {"__shfl_up_sync", CType::Long, "long __shfl_up_sync(unsigned mask, long var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_up_sync", CType::UnsignedLong, "unsigned long __shfl_up_sync(unsigned mask, unsigned long var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_up_sync", CType::LongLong, "long long __shfl_up_sync(unsigned mask, long long var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_up_sync", CType::UnsignedLongLong, "unsigned long long __shfl_up_sync(unsigned mask, unsigned long long var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_up_sync", CType::Double, "double __shfl_up_sync(unsigned mask, double var, unsigned delta, int width = warpSize)", FormId::ShflUp, true},
+  {"__shfl_down_sync", CType::Long, "long __shfl_down_sync(unsigned mask, long var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_down_sync", CType::UnsignedLong, "unsigned long __shfl_down_sync(unsigned mask, unsigned long var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_down_sync", CType::LongLong, "long long __shfl_down_sync(unsigned mask, long long var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_down_sync", CType::UnsignedLongLong, "unsigned long long __shfl_down_sync(unsigned mask, unsigned long long var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_down_sync", CType::Double, "double __shfl_down_sync(unsigned mask, double var, unsigned delta, int width = warpSize)", FormId::ShflDown, true},
+  {"__shfl_xor_sync", CType::Long, "long __shfl_xor_sync(unsigned mask, long var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  {"__shfl_xor_sync", CType::UnsignedLong, "unsigned long __shfl_xor_sync(unsigned mask, unsigned long var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  {"__shfl_xor_sync", CType::LongLong, "long long __shfl_xor_sync(unsigned mask, long long var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  {"__shfl_xor_sync", CType::UnsignedLongLong, "unsigned long long __shfl_xor_sync(unsigned mask, unsigned long long var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
+  {"__shfl_xor_sync", CType::Double, "double __shfl_xor_sync(unsigned mask, double var, int laneMask, int width = warpSize)", FormId::ShflBfly, true},
 };
 // clang-format on
 
 /// Spelling of a C type as CUDA code writes it.
 std::string_view ctype_name(CType t);
 /// Width in bits of a C type's value on the LP64 targets CUDA supports (long is 64-bit there).
-int ctype_bits(CType t);
+constexpr int ctype_bits(CType t) {
+  switch (t) {
+    case CType::Void:
+      return 0;
+    case CType::Int:
+    case CType::Unsigned:
+    case CType::Float:
+      return 32;
+    default:
+      return 64;
+  }
+}
 /// True for float and double.
 constexpr bool ctype_is_float(CType t) {
   return t == CType::Float || t == CType::Double;
@@ -698,6 +732,26 @@ constexpr bool ctype_is_float(CType t) {
 constexpr bool ctype_is_signed(CType t) {
   return t == CType::Int || t == CType::Long || t == CType::LongLong;
 }
+
+/// True for CUDA's 64-bit shuffle overloads (long, long long, double and the unsigned ones): the
+/// CUDA headers run the 32-bit form twice, on the value's low word and on its high word with the
+/// same b and c, and join the two results (Instr::wide, spec::eval_shfl_pair).
+constexpr bool is_wide_shuffle(const IntrinsicInfo& i) {
+  return form_info(i.form).family == Family::Shfl && ctype_bits(i.value_type) == 64;
+}
+
+// Every shuffle overload has a 32-bit sibling of the same name: the wide one is that form run
+// on each word, never a form of its own.
+static_assert([] {
+  for (const auto& w : kIntrinsics) {
+    if (!is_wide_shuffle(w)) continue;
+    bool sibling = false;
+    for (const auto& n : kIntrinsics)
+      sibling = sibling || (n.name == w.name && n.form == w.form && ctype_bits(n.value_type) == 32);
+    if (!sibling) return false;
+  }
+  return true;
+}());
 
 /// The c operand the shuffle intrinsics pass for a `width` (a power of two from 1 to 32): the
 /// segment mask 32 - width in bits 12:8, and the clamp 31, or 0 for __shfl_up_sync (CUDA

@@ -9,7 +9,8 @@ namespace warpspec::spec {
 
 /// A value domain: booleans `B`, 32- and 64-bit words `W32`/`W64`, literals, `ite`, comparisons
 /// and the word helpers below; `&`, `|`, `^`, `~`, `+`, `==`, `!=`, `&&`, `||`, `!` come from the
-/// types themselves.
+/// types themselves. `lo32(y)` is y's low word; `shr32(y)` is y shifted right by 32 bits (its high
+/// word, moved into the low half: what CUDA's 64-bit shuffle overloads move second).
 template <class D>
 concept Domain = requires(const D& d, typename D::B b, typename D::W32 x, typename D::W64 y,
                           uint32_t k, uint64_t k64, bool c, unsigned i) {
@@ -22,6 +23,7 @@ concept Domain = requires(const D& d, typename D::B b, typename D::W32 x, typena
   { d.ult(x, x) } -> std::same_as<typename D::B>;
   { d.slt(x, x) } -> std::same_as<typename D::B>;
   { d.lo32(y) } -> std::same_as<typename D::W32>;
+  { d.shr32(y) } -> std::same_as<typename D::W64>;
   { d.bit(x, i) } -> std::same_as<typename D::B>;
   { d.popcount(x) } -> std::same_as<typename D::W32>;
 };

@@ -443,6 +443,7 @@ ParsedInstr parse_call(Cursor& c) {
                                describe_char(c.peek())};
   expect_end(c);
   out.instr.form = chosen->form;
+  out.instr.wide = is_wide_shuffle(*chosen);
   out.intrinsic = chosen;
   out.text = std::string(name) + "(" + args + ")";
   return out;

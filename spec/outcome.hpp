@@ -31,6 +31,9 @@ struct Outcome {
   /// One term per clause that leaves `d` alone undefined on some lanes (kind UndefinedValue):
   /// there `p` is still pinned down and no other lane is affected.
   std::vector<UbTerm<D>> loose_d;
+  /// CUDA's 64-bit shuffle overloads (Instr::wide): the high word of each lane's d, whose low
+  /// word is `d`. Empty for every other instruction.
+  std::vector<typename D::W32> d_hi{};
 
   /// Lanes on which any UB clause fires.
   typename D::W32 ub_lanes(const D& d) const {

@@ -25,7 +25,7 @@ Outcome<D, W> evaluate_warp(const D& d, const Instr& in, const WarpState<D, W>& 
     case Family::Activemask:
       return eval_activemask(d, in, s);
     case Family::Shfl:
-      return eval_shfl(d, in, s, pre_volta);
+      return in.wide ? eval_shfl_pair(d, in, s, pre_volta) : eval_shfl(d, in, s, pre_volta);
     case Family::Elect:
       return eval_elect(d, in, s);
     case Family::CtaBarrier:

@@ -91,4 +91,28 @@ Outcome<D, W> eval_shfl(const D& d, const Instr& in, const WarpState<D, W>& s, b
   return out;
 }
 
+/// The state the second shuffle of a 64-bit overload reads: each lane's a replaced by its high
+/// word (in the low half, which is all a b32 shuffle reads).
+template <Domain D, int W>
+WarpState<D, W> high_words(const D& d, const WarpState<D, W>& s) {
+  auto t = s;
+  for (auto& x : t.a) x = d.shr32(x);
+  return t;
+}
+
+/// CUDA's 64-bit shuffle overloads (CUDA headers: __shfl_sync, __shfl_up_sync, __shfl_down_sync
+/// and __shfl_xor_sync on long, long long, double and the unsigned ones). The value is cut into
+/// its low and high 32-bit words, each word goes through the b32 shuffle with the same b and c,
+/// and the two results are put back together. With the same b and c both shuffles read the same
+/// lane, so p, the UB findings and the lanes whose d is left undefined are the low word's
+/// shuffle's; `d` is its result and `d_hi` the high word's.
+template <Domain D, int W>
+Outcome<D, W> eval_shfl_pair(const D& d, const Instr& in, const WarpState<D, W>& s,
+                             bool pre_volta) {
+  auto out = eval_shfl(d, in, s, pre_volta);
+  const auto high = eval_shfl(d, in, high_words(d, s), pre_volta);
+  out.d_hi.assign(high.d.begin(), high.d.end());
+  return out;
+}
+
 }  // namespace warpspec::spec

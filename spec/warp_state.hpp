@@ -66,6 +66,10 @@ struct Instr {
   std::optional<uint32_t> imm_mask{};  ///< membermask written as an immediate: overrides the state
   std::optional<uint32_t> imm_b{};     ///< shuffles: b written as an immediate (overrides the state)
   std::optional<uint32_t> imm_c{};     ///< shuffles: c written as an immediate (overrides the state)
+  /// Shuffles: one of CUDA's 64-bit overloads (long, long long, double and the unsigned ones),
+  /// which runs the form twice, on a's low word and on its high word (spec::eval_shfl_pair);
+  /// d then has 64 bits (Outcome::d_hi). Only an intrinsic call sets it.
+  bool wide = false;
 };
 
 /// Lane i's b as the instruction reads it: the immediate when the text writes one, else the

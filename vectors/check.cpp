@@ -56,6 +56,7 @@ VectorsHeader scan(std::istream& vin, const std::string& vfile, std::istream& ri
     const auto& f = spec::form_info(ex.instr->instr.form);
     shape.d = f.d_type == spec::ResultType::None || ex.instr->instr.write_d;
     shape.p = ex.instr->instr.write_p;
+    shape.d_bits = ex.instr->instr.wide ? 64 : 32;
     auto other_vector = [&](uint64_t id) {
       return FormatError(rfile, rline.number, 1,
                          "result for vector " + std::to_string(id) + ", expected vector " +
@@ -114,6 +115,7 @@ CheckReport check(std::istream& vin, const std::string& vfile, std::istream& rin
                       ++tally.vectors;
                       if (res.skipped) {
                         ++tally.skipped;
+                        tally.skipped_defined += !ex.ub;
                         return;
                       }
                       const auto m = compare(*ex.instr, ex.rounds, res.rounds, &leaders);
@@ -297,12 +299,15 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
     if (!syn.none)
       row.push_back(cta ? std::to_string(static_cast<int32_t>(r.cta.pred[i]))
                         : model::format_operand(r.warp.a[i], syn));
-    auto show = [&](bool present, uint32_t val) {
-      return present ? model::format_result(val, form.d_type) : std::string("-");
+    // A 64-bit shuffle overload's d is a value of the call's type, shown as a is.
+    auto show = [&](bool present, uint64_t val) {
+      if (!present) return std::string("-");
+      return v.instr.instr.wide ? model::format_operand(val, syn)
+                                : model::format_result(static_cast<uint32_t>(val), form.d_type);
     };
     if (has_d) {
-      row.push_back(x.executes[i] ? show(true, x.d[i]) : "-");
-      row.push_back(show(i < o.present.size() && o.present[i], i < o.d.size() ? o.d[i] : 0));
+      row.push_back(x.executes[i] ? show(true, d_value(x, i)) : "-");
+      row.push_back(show(i < o.present.size() && o.present[i], i < o.d.size() ? d_value(o, i) : 0));
     }
     if (v.instr.instr.write_p) {
       row.push_back(x.executes[i] ? (x.p[i] ? "1" : "0") : "-");
@@ -542,9 +547,10 @@ std::string render_json(const CheckReport& r) {
         const bool present =
             k < f.observed.size() && i < f.observed[k].present.size() && f.observed[k].present[i];
         nlohmann::json lane{{"lane", i}};
-        if (has_d) {
-          lane["expected_d"] = e[k].d[i];
-          lane["observed_d"] = present ? nlohmann::json(f.observed[k].d[i]) : nlohmann::json();
+        if (has_d) {  // whole: both words of a 64-bit shuffle overload's d
+          lane["expected_d"] = d_value(e[k], i);
+          lane["observed_d"] =
+              present ? nlohmann::json(d_value(f.observed[k], i)) : nlohmann::json();
         }
         if (v.instr.instr.write_p) {
           lane["expected_p"] = static_cast<bool>(e[k].p[i]);

@@ -19,6 +19,7 @@ struct FormTally {
   uint64_t agree = 0;
   uint64_t mismatch = 0;
   uint64_t skipped = 0;  ///< the implementation did not run them
+  uint64_t skipped_defined = 0;  ///< of those, vectors without undefined behaviour
 };
 
 /// The smallest failing vector of a form for one kind of mismatch, kept for the report.

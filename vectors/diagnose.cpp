@@ -127,6 +127,9 @@ struct ShflRule {
   bool bound_no_base = false;       // the bound without the segment's first lane
   bool within_segment = false;      // in range only within the reader's own segment
   bool unmatched_mask_self = false;  // a lane whose mask is not the executing lanes reads itself
+  // The 64-bit overloads' high word (readings of them alone): 0 moved like the low word, 1 the
+  // reading lane's own kept, 2 zero, 3 moved by a shuffle without the width (c of a whole warp).
+  int high = 0;
 };
 
 using C = ClauseId;
@@ -179,11 +182,22 @@ const ShflRule kShflRules[] = {
      .clause = C::ShflInRange, .within_segment = true},
     {.text = "a lane whose membermask is not the set of executing lanes reads itself, out of range",
      .clause = C::ShflParticipants, .unmatched_mask_self = true},
+    {.text = "only the low word moved: the high word is the reading lane's own",
+     .clause = C::ShflCopy, .high = 1},
+    {.text = "only the low word moved: the high word is 0", .clause = C::ShflCopy, .high = 2},
+    {.text = "the high word moved without the width (the second shuffle over the whole warp)",
+     .clause = C::ShflCopy, .high = 3},
 };
 
-// Lane i's (d, p) of a shuffle under rule `r`; `exec` the executing lanes.
-std::pair<uint32_t, bool> shuffle_by(const ShflRule& r, const spec::Instr& in,
-                                     const model::Warp& w, unsigned i, uint32_t exec) {
+// What a shuffle gives lane i under a rule: d's low word, its high word (64-bit overloads), p.
+struct ShuffleAnswer {
+  uint32_t d, d_hi;
+  bool p;
+};
+
+// Lane i's answer of a shuffle under rule `r`; `exec` the executing lanes.
+ShuffleAnswer shuffle_by(const ShflRule& r, const spec::Instr& in, const model::Warp& w, unsigned i,
+                         uint32_t exec) {
   const unsigned lowest = exec ? static_cast<unsigned>(std::countr_zero(exec)) : i;
   const uint32_t b = in.imm_b.value_or(w.b[r.b_first ? lowest : i]);
   const uint32_t c = in.imm_c.value_or(w.c[r.c_first ? lowest : i]);
@@ -225,14 +239,24 @@ std::pair<uint32_t, bool> shuffle_by(const ShflRule& r, const spec::Instr& in,
     const uint32_t mask = in.imm_mask.value_or(w.mask[i]);
     if (!((exec >> src) & (mask >> src) & 1u)) ok = false, src = i;
   }
-  uint32_t d = static_cast<uint32_t>(w.a[src]);
-  if (!ok && r.out_of_range == 1) d = 0;
-  if (!ok && r.out_of_range == 2) d = static_cast<uint32_t>(w.a[static_cast<unsigned>(bound) & 31u]);
+  uint64_t a = w.a[src];
+  if (!ok && r.out_of_range == 1) a = 0;
+  if (!ok && r.out_of_range == 2) a = w.a[static_cast<unsigned>(bound) & 31u];
+  auto d = static_cast<uint32_t>(a);
   const bool nan = (d & 0x7f800000u) == 0x7f800000u && (d & 0x007fffffu) != 0;
   if (r.copy == 1) d = nan ? spec::kCanonicalNanF32 : d == 0x80000000u ? 0 : d;
   if (r.copy == 2 && nan) d |= 0x00400000u;
   if (r.copy == 3 && (d & 0x7f800000u) == 0) d &= 0x80000000u;
-  return {d, r.p_true || (ok != r.p_inverted)};
+  auto d_hi = static_cast<uint32_t>(a >> 32);
+  if (r.high == 1) d_hi = static_cast<uint32_t>(w.a[i] >> 32);
+  if (r.high == 2) d_hi = 0;
+  if (r.high == 3) {  // the second shuffle as the intrinsic with its width left out lowers it
+    auto whole = in;
+    const auto mode = spec::form_info(in.form).mode;
+    whole.imm_c = spec::shfl_c_of_width(32, mode == Mode::Up ? Mode::Up : Mode::Idx);
+    d_hi = shuffle_by(ShflRule{r.text, r.clause}, whole, w, i, exec).d_hi;
+  }
+  return {d, d_hi, r.p_true || (ok != r.p_inverted)};
 }
 
 std::vector<Def> defs_for(const spec::ParsedInstr& in) {
@@ -246,6 +270,7 @@ std::vector<Def> defs_for(const spec::ParsedInstr& in) {
       // Only .bfly can reach a lower segment: .up stays at or above the segment's first lane,
       // .down and .idx within it.
       if (r.within_segment && f.mode != Mode::Bfly) continue;
+      if (r.high != 0 && !in.instr.wide) continue;  // a 32-bit shuffle has no high word
       out.push_back({Change::ShflRule, static_cast<int>(k), r.clause, r.text});
     }
     return out;
@@ -664,9 +689,10 @@ std::vector<Observed> read_def(const Def& d, const Vector& v, const std::vector<
           o.d[i] = fold(f, e[k].d[i], static_cast<uint32_t>(d.arg));
           break;
         case Change::ShflRule: {
-          const auto [dv, pv] =
+          const auto x =
               shuffle_by(kShflRules[d.arg], v.instr.instr, w, static_cast<unsigned>(i), exec);
-          o.d[i] = dv, o.p[i] = pv;
+          o.d[i] = x.d, o.p[i] = x.p;
+          if (v.instr.instr.wide) o.d_hi[i] = x.d_hi;
           break;
         }
         default:
@@ -826,7 +852,8 @@ bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
     if (refuses) continue;
     for (std::size_t i = 0; i < e[k].defined.size(); ++i) {
       if (!e[k].defined[i] || i >= o[k].present.size() || !o[k].present[i]) continue;
-      if (check_d && m[k].d[i] != o[k].d[i]) return false;
+      // d only where the specification pins it: a shuffle's open d may be anything.
+      if (check_d && e[k].d_defined[i] && !same_d(m[k], o[k], i)) return false;
       if (in.instr.write_p && m[k].p[i] != o[k].p[i]) return false;
     }
   }
@@ -885,7 +912,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   // d counts only where the specification pins it (a shuffle's d can be open where p is not).
   auto wrong = [&](const Answered& a, std::size_t k, std::size_t i, const Observed& x) {
     return (check_d && a.vector.instr.instr.write_d && a.expect[k].d_defined[i] &&
-            x.d[i] != a.observed[k].d[i]) ||
+            !same_d(x, a.observed[k], i)) ||
            (a.vector.instr.instr.write_p && x.p[i] != a.observed[k].p[i]);
   };
   auto compared = [&](const Answered& a, std::size_t k, std::size_t i) {
@@ -1130,7 +1157,7 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
       const auto& a = answers[pairs[q].answer];
       const auto k = pairs[q].round, i = pairs[q].lane;
       const bool d_open = !a.expect[k].d_defined[i];
-      p_only = (d_open || a.observed[k].d[i] == a.expect[k].d[i]) &&
+      p_only = (d_open || same_d(a.observed[k], a.expect[k], i)) &&
                a.observed[k].p[i] != a.expect[k].p[i];
       all_open = all_open && d_open;
     }
@@ -1152,9 +1179,11 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
       if (!open[q]) continue;
       const auto& a = answers[pairs[q].answer];
       const auto k = pairs[q].round;
-      const uint32_t got = a.observed[k].d[pairs[q].lane];
+      // Whole: a 64-bit overload's high word from another lane than its low word is no lane's a.
+      const uint64_t got = d_value(a.observed[k], pairs[q].lane);
+      const uint64_t width = a.vector.instr.instr.wide ? ~0ull : 0xffffffffull;
       for (unsigned j = 0; j < 32 && no_lane_holds; ++j)
-        no_lane_holds = static_cast<uint32_t>(a.vector.rounds[k].warp.a[j]) != got;
+        no_lane_holds = (a.vector.rounds[k].warp.a[j] & width) != got;
     }
     const auto value = p_only          ? p_clause
                        : no_lane_holds ? ClauseId::ShflCopy

@@ -86,8 +86,8 @@ std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vecto
                                 spec::Target target, spec::PtxVersion ptx);
 
 /// True when a mutant's (or a reading's) answer is the observed one on every round and defined
-/// lane of `e` where the observation has a result: the same values, and a refusal (hang or UB
-/// report) exactly where the observation refuses.
+/// lane of `e` where the observation has a result: the same values (d where `e` pins it), and a
+/// refusal (hang or UB report) exactly where the observation refuses.
 bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
                 const std::vector<Observed>& model_answer, const std::vector<Observed>& observed);
 

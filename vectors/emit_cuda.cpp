@@ -10,7 +10,7 @@ namespace warpspec::vectors {
 namespace {
 
 // The inline PTX (or intrinsic call) that runs one instruction on one lane. Inputs: L.a (operand),
-// L.mask; outputs: dv, pv.
+// L.mask; outputs: dv, pv, and dvh (a 64-bit shuffle overload's high word).
 // The intrinsic call itself, for a vector spelled as one (warpspec vectors --intrinsics).
 std::string intrinsic_body(const spec::ParsedInstr& p) {
   const auto& in = *p.intrinsic;
@@ -38,6 +38,13 @@ std::string intrinsic_body(const spec::ParsedInstr& p) {
                                  : "static_cast<int>(L.b)";
     const std::string call =
         name + "(L.mask, " + value + ", " + lane + ", " + std::to_string(width) + ")";
+    if (p.instr.wide) {  // the 64-bit result, cut into its two words
+      const std::string bits = in.value_type == spec::CType::Double
+                                   ? "static_cast<unsigned long long>(__double_as_longlong(r))"
+                                   : "static_cast<unsigned long long>(r)";
+      return "{ const auto r = " + call + "; const unsigned long long u = " + bits +
+             "; dv = static_cast<unsigned>(u); dvh = static_cast<unsigned>(u >> 32); }";
+    }
     return in.value_type == spec::CType::Float ? "dv = __float_as_uint(" + call + ");"
                                                : "dv = static_cast<unsigned>(" + call + ");";
   }
@@ -123,18 +130,18 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
     auto [it, fresh] = kernels.emplace(v.instr.text, static_cast<int>(kernels.size()));
     if (fresh) {
       ks << "// " << v.instr.text << "\n__global__ void kernel_" << it->second
-         << "(const LaneIn* in, unsigned* d, unsigned* p, unsigned* present) {\n"
+         << "(const LaneIn* in, unsigned* d, unsigned* dh, unsigned* p, unsigned* present) {\n"
          << "  const unsigned t = threadIdx.x;\n  const LaneIn L = in[t];\n"
          << "  if (L.status == 1) return;  // exited before the instruction\n"
-         << "  unsigned dv = 0, pv = 0;\n"
+         << "  unsigned dv = 0, dvh = 0, pv = 0;\n"
          << "  if (L.status == 0) {\n"
          << "    // Lanes at different call sites reach the instruction from different branches.\n"
          << "    if (L.site & 1) {\n      " << body(v.instr) << "\n    } else {\n      "
          << body(v.instr) << "\n    }\n"
-         << "    d[t] = dv;\n    p[t] = pv;\n    present[t] = 1;\n  }\n}\n\n";
+         << "    d[t] = dv;\n    dh[t] = dvh;\n    p[t] = pv;\n    present[t] = 1;\n  }\n}\n\n";
     }
     table << "  {" << v.id << "ull, " << v.rounds.size() << ", " << (ub ? 1 : 0) << ", "
-          << (v.instr.instr.write_p ? 1 : 0) << "},\n";
+          << (v.instr.instr.write_p ? 1 : 0) << ", " << (v.instr.instr.wide ? 1 : 0) << "},\n";
     for (const auto& r : v.rounds) {
       const auto lanes = lane_records(v, r);
       rounds << "  {" << v.id << "ull, " << it->second << ", " << lanes.size() << ", " << offset
@@ -163,29 +170,31 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
         "// status: 0 executes, 1 exited, 2 inactive; b, c: a shuffle's operands\n"
      << "struct RoundIn { unsigned long long vector; int kernel; unsigned threads; unsigned long "
         "offset; };\n"
-     << "struct VectorIn { unsigned long long id; unsigned rounds; int ub, p; };\n\n"
+     << "struct VectorIn { unsigned long long id; unsigned rounds; int ub, p, wide; };  // wide: "
+        "a 64-bit d (high word in dh)\n\n"
      << ks.str() << "static const LaneIn kLanes[] = {\n"
      << data.str() << "{0,0,0,0,0,0}};\n"
      << "static const RoundIn kRounds[] = {\n"
      << rounds.str() << "};\n"
      << "static const VectorIn kVectors[] = {\n"
      << table.str() << "};\n\n"
-     << "static void launch(int k, unsigned n, const LaneIn* in, unsigned* d, unsigned* p, "
-        "unsigned* present) {\n"
+     << "static void launch(int k, unsigned n, const LaneIn* in, unsigned* d, unsigned* dh, "
+        "unsigned* p, unsigned* present) {\n"
      << "  switch (k) {\n";
   for (const auto& [text, k] : kernels)
-    os << "    case " << k << ": kernel_" << k << "<<<1, n>>>(in, d, p, present); break;\n";
+    os << "    case " << k << ": kernel_" << k << "<<<1, n>>>(in, d, dh, p, present); break;\n";
   os << "  }\n}\n\n"
      << "#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \\\n"
      << "  std::fprintf(stderr, \"CUDA error %s at line %d\\n\", cudaGetErrorString(e_), "
         "__LINE__); std::exit(2); } } while (0)\n\n"
      << "int main() {\n"
-     << "  LaneIn* in; unsigned *d, *p, *present;\n"
+     << "  LaneIn* in; unsigned *d, *dh, *p, *present;\n"
      << "  CHECK(cudaMalloc(&in, 1024 * sizeof(LaneIn)));\n"
-     << "  CHECK(cudaMalloc(&d, 1024 * sizeof(unsigned)));\n  CHECK(cudaMalloc(&p, 1024 * "
+     << "  CHECK(cudaMalloc(&d, 1024 * sizeof(unsigned)));\n"
+     << "  CHECK(cudaMalloc(&dh, 1024 * sizeof(unsigned)));\n  CHECK(cudaMalloc(&p, 1024 * "
         "sizeof(unsigned)));\n"
      << "  CHECK(cudaMalloc(&present, 1024 * sizeof(unsigned)));\n"
-     << "  static unsigned hd[1024], hp[1024], hpresent[1024];\n"
+     << "  static unsigned hd[1024], hdh[1024], hp[1024], hpresent[1024];\n"
      << "  std::printf(\"{\\\"schema\\\":\\\"warpspec-results/1\\\"}\\n\");\n"
      << "  size_t r = 0;\n"
      << "  for (const VectorIn& v : kVectors) {\n"
@@ -198,16 +207,19 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
      << "      CHECK(cudaMemcpy(in, kLanes + R.offset, R.threads * sizeof(LaneIn), "
         "cudaMemcpyHostToDevice));\n"
      << "      CHECK(cudaMemset(present, 0, R.threads * sizeof(unsigned)));\n"
-     << "      launch(R.kernel, R.threads, in, d, p, present);\n"
+     << "      launch(R.kernel, R.threads, in, d, dh, p, present);\n"
      << "      CHECK(cudaGetLastError());\n      CHECK(cudaDeviceSynchronize());\n"
      << "      CHECK(cudaMemcpy(hd, d, R.threads * sizeof(unsigned), cudaMemcpyDeviceToHost));\n"
+     << "      CHECK(cudaMemcpy(hdh, dh, R.threads * sizeof(unsigned), cudaMemcpyDeviceToHost));\n"
      << "      CHECK(cudaMemcpy(hp, p, R.threads * sizeof(unsigned), cudaMemcpyDeviceToHost));\n"
      << "      CHECK(cudaMemcpy(hpresent, present, R.threads * sizeof(unsigned), "
         "cudaMemcpyDeviceToHost));\n"
      << "      std::printf(\"%s{\\\"d\\\":[\", k ? \",\" : \"\");\n"
      << "      for (unsigned t = 0; t < R.threads; ++t)\n"
-     << "        hpresent[t] ? std::printf(\"%s\\\"0x%08x\\\"\", t ? \",\" : \"\", hd[t]) : "
-        "std::printf(\"%snull\", t ? \",\" : \"\");\n"
+     << "        !hpresent[t] ? std::printf(\"%snull\", t ? \",\" : \"\")\n"
+     << "        : v.wide ? std::printf(\"%s\\\"0x%08x%08x\\\"\", t ? \",\" : \"\", hdh[t], "
+        "hd[t])\n"
+     << "                 : std::printf(\"%s\\\"0x%08x\\\"\", t ? \",\" : \"\", hd[t]);\n"
      << "      std::printf(\"]\");\n"
      << "      if (v.p) {  // only instructions that write a predicate p report one\n"
      << "        std::printf(\",\\\"p\\\":[\");\n"

@@ -128,13 +128,15 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
     const bool loose = !cta && spec::has_loose_d(v.instr.instr.form);
     if (loose) s += ",\"d_defined\":" + lane_set(x.d_defined, cta);
     if (f.d_type != spec::ResultType::None && v.instr.instr.write_d) {
-      std::vector<uint32_t> d;
-      for (std::size_t i = 0; i < n; ++i) d.push_back(x.d_defined[i] ? x.d[i] : 0);
-      // A predicate result is a JSON boolean, as in results files and in `eval --json`.
+      std::vector<uint64_t> d;
+      for (std::size_t i = 0; i < n; ++i) d.push_back(x.d_defined[i] ? d_value(x, i) : 0);
+      // A predicate result is a JSON boolean, as in results files and in `eval --json`; a 64-bit
+      // shuffle overload's d has sixteen hex digits.
       if (f.d_type == spec::ResultType::Pred)
-        s += ",\"d\":" + list(d, [](uint32_t z) { return std::string(z ? "true" : "false"); });
+        s += ",\"d\":" + list(d, [](uint64_t z) { return std::string(z ? "true" : "false"); });
       else
-        s += ",\"d\":" + list(d, hex32);
+        s += ",\"d\":" +
+             list(d, [&](uint64_t z) { return hex_bits(z, v.instr.instr.wide ? 64 : 32); });
     }
     if (v.instr.instr.write_p) {
       std::vector<uint8_t> p;
@@ -160,6 +162,7 @@ ResultShape result_shape(const spec::ParsedInstr& in, std::vector<std::size_t> w
   s.widths = std::move(widths);
   s.d = f.d_type == spec::ResultType::None || in.instr.write_d;
   s.p = in.instr.write_p;
+  s.d_bits = in.instr.wide ? 64 : 32;
   return s;
 }
 
@@ -167,9 +170,12 @@ std::string result_line(uint64_t id, const std::vector<Observed>& rounds, bool p
                         bool with_p) {
   auto one = [&](const Observed& o) {
     std::string s = "\"d\":[";
+    const int bits = o.d_hi.empty() ? 32 : 64;
     for (std::size_t i = 0; i < o.d.size(); ++i) {
       s += i ? "," : "";
-      s += !o.present[i] ? "null" : pred_d ? (o.d[i] ? "true" : "false") : hex32(o.d[i]);
+      s += !o.present[i] ? "null"
+           : pred_d      ? (o.d[i] ? "true" : "false")
+                         : hex_bits(d_value(o, i), bits);
     }
     s += "]";
     if (with_p) {

@@ -96,6 +96,9 @@ struct ResultShape {
   /// barriers) any value on each lane that resumed.
   bool d = true;
   bool p = false;  ///< `p` is required on every defined lane; without it, `p` is an error
+  /// Bits of each lane's `d`: 64 for the 64-bit shuffle overloads (Instr::wide), whose high word
+  /// the reader puts in Observed::d_hi; 32 for everything else, where a wider value is refused.
+  int d_bits = 32;
 };
 
 /// The shape of the results of a vector of this instruction with these round widths.
@@ -125,6 +128,7 @@ class ResultReader {
 };
 
 /// One results line for an observation (what an implementation writes; used by examples/tests).
+/// A round with high words (Observed::d_hi) writes each d with sixteen hex digits.
 std::string result_line(uint64_t id, const std::vector<Observed>& rounds, bool pred_d, bool with_p);
 
 }  // namespace warpspec::vectors

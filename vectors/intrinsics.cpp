@@ -138,25 +138,61 @@ std::optional<uint32_t> width_of(uint32_t c, spec::Mode mode) {
   return std::nullopt;
 }
 
+// The b of each shuffle vector: one offset for all lanes, or (kLaneByLane) lane by lane.
+constexpr uint32_t kLaneByLane = 0x100u;
+constexpr uint32_t kShuffleB[] = {1u, 5u, 31u, 33u, 0xffffffffu, kLaneByLane};
+
+void set_b(model::Warp& w, uint32_t b) {
+  for (unsigned i = 0; i < 32; ++i) w.b[i] = b != kLaneByLane ? b : (7 * i + 3) % 37;
+}
+
+// The 64-bit overloads' operands, cycled through so that each meets every layout and b: both
+// words naming the lane (the high word unlike the low one), the high word alone naming it (the
+// low word the same on every lane, so only a high word read from the wrong lane shows), then
+// the type's corner rows (NaN payloads and signed zeros for double, the 64-bit extremes and
+// values that differ in one half for the integers).
+void wide_operands(model::Warp& w, const std::vector<std::vector<uint64_t>>& rows, std::size_t n) {
+  const std::size_t pattern = (n + n / 3) % (rows.size() + 2);
+  for (unsigned i = 0; i < 32; ++i) {
+    if (pattern == 0)
+      w.a[i] = uint64_t{0xa0000000u | (i << 16) | (0x5a00u + i)} << 32 | (0x1000u + 0x101u * i);
+    else if (pattern == 1)
+      w.a[i] = uint64_t{0x5a000000u + 0x10001u * i} << 32 | 0x0badf00du;
+    else
+      w.a[i] = rows[pattern - 2][i % rows[pattern - 2].size()];
+  }
+}
+
 // Shuffle calls: lane-distinct values (so the value read names the lane) or the type's corner
 // values, b as one offset for all lanes or lane by lane, at widths 32 and 8, on a full warp,
 // with lanes 28-31 exited, and as two groups of 16 with their own masks.
 void shuffle_vectors(const spec::IntrinsicInfo& in, std::vector<Vector>& out) {
   const auto rows = value_rows(in);
+  if (spec::is_wide_shuffle(in)) {
+    std::size_t n = 0;
+    for (uint32_t width : {32u, 8u}) {
+      const auto call = shuffle_call(in, width);
+      for (uint32_t b : kShuffleB)
+        for (int layout = 0; layout < 3; ++layout) {
+          auto v = warp_vector(call, rows.front(), layout);
+          wide_operands(v.rounds[0].warp, rows, n++);
+          set_b(v.rounds[0].warp, b);
+          out.push_back(std::move(v));
+        }
+    }
+    return;
+  }
   for (uint32_t width : {32u, 8u}) {
     const auto call = shuffle_call(in, width);
     int k = 0;
-    for (uint32_t b : {1u, 5u, 31u, 33u, 0xffffffffu, 0x100u}) {
+    for (uint32_t b : kShuffleB) {
       for (int layout = 0; layout < 3; ++layout) {
         auto v = warp_vector(call, rows[k++ % rows.size()], layout);
         auto& w = v.rounds[0].warp;
-        if (b != 0x100u) {
-          w.b.fill(b);
+        set_b(w, b);
+        if (b != kLaneByLane)
           for (unsigned i = 0; i < 32; ++i)
             if (k % 2) w.a[i] = 0x1000u + 0x101u * i;
-        } else {  // lane by lane
-          for (unsigned i = 0; i < 32; ++i) w.b[i] = (7 * i + 3) % 37;
-        }
         out.push_back(std::move(v));
       }
     }
@@ -181,6 +217,14 @@ std::optional<Vector> as_call(const Vector& base, const spec::ParsedInstr& call)
         if (in.imm_c.value_or(r.warp.c[i]) != c) return std::nullopt;
     v.instr = shuffle_call(*call.intrinsic, *width);
     for (auto& r : v.rounds) r.warp.c.fill(0);
+    // A 64-bit overload gets a high word in every operand, unlike the low one and as distinct
+    // across lanes (an odd multiplier is one to one): the b32 form's vector moves 32 bits.
+    if (v.instr.instr.wide)
+      for (auto& r : v.rounds)
+        for (auto& a : r.warp.a) {
+          const auto lo = static_cast<uint32_t>(a);
+          a = uint64_t{lo * 0x9e3779b1u + 0x7f4a7c15u} << 32 | lo;
+        }
   }
   if (in.imm_mask)
     for (auto& r : v.rounds) r.warp.mask.fill(*in.imm_mask);
@@ -281,7 +325,7 @@ Sig signature_of(const spec::IntrinsicInfo& in) {
     const std::string r = f.mode == spec::Mode::Ballot ? "unsigned" : "int";
     return {r, "unsigned, int", "fn(L.mask, static_cast<int>(static_cast<uint32_t>(L.a)))"};
   }
-  if (f.family == spec::Family::Shfl) {
+  if (f.family == spec::Family::Shfl) {  // bits_of: 32 or 64 bits, as the type has
     const std::string lane = f.mode == spec::Mode::Up || f.mode == spec::Mode::Down
                                  ? "unsigned"
                                  : "int";
@@ -315,9 +359,9 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
     const auto& f = spec::form_info(v.instr.instr.form);
     vecs << "  {" << v.id << "ull, " << index.at(intrinsic_key(*v.instr.intrinsic)) << ", "
          << (ub ? 1 : 0) << ", " << v.rounds.size() << ", " << round_no << ", "
-         << (f.d_type == spec::ResultType::Pred ? 1 : 0) << ", "
-         << (v.instr.instr.write_p ? 1 : 0) << ", "
-         << (f.d_type == spec::ResultType::None ? 0 : 1) << ", "
+         << (f.d_type == spec::ResultType::Pred ? 1 : 0) << ", " << (v.instr.instr.write_p ? 1 : 0)
+         << ", " << (f.d_type == spec::ResultType::None ? 0 : 1) << ", "
+         << (v.instr.instr.wide ? 1 : 0) << ", "
          << 32 - ((v.instr.instr.imm_c.value_or(0x1f) >> 8) & 0x1f) << "},\n";
     for (const auto& r : v.rounds) {
       const auto records = lane_records(v, r);
@@ -374,7 +418,8 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "struct Round { uint32_t threads; uint32_t offset; };\n"
      << "struct Vector { uint64_t id; uint16_t overload; uint8_t ub; uint16_t rounds; uint32_t "
         "first_round;\n"
-     << "                uint8_t pred_d, with_p, has_d; int width; };  // width: shuffles'\n\n"
+     << "                uint8_t pred_d, with_p, has_d, wide; int width; };  // shuffles: wide, "
+        "a 64-bit d; width\n\n"
      << "inline const Lane kLanes[] = {\n"
      << lanes.str() << "{0,0,0,0,0}};\n"
      << "inline const Round kRounds[] = {\n"
@@ -385,9 +430,10 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "  T t;\n  if constexpr (sizeof(T) == 4) { uint32_t x = static_cast<uint32_t>(b); "
         "std::memcpy(&t, &x, 4); }\n"
      << "  else { uint64_t x = b; std::memcpy(&t, &x, 8); }\n  return t;\n}\n"
-     << "template <class T> uint32_t bits_of(T t) {\n"
-     << "  uint32_t x;\n  static_assert(sizeof(T) == 4, \"a 32-bit value\");\n"
-     << "  std::memcpy(&x, &t, 4);\n  return x;\n}\n\n"
+     << "template <class T> uint64_t bits_of(T t) {\n"
+     << "  static_assert(sizeof(T) == 4 || sizeof(T) == 8, \"a 32- or 64-bit value\");\n"
+     << "  if constexpr (sizeof(T) == 4) { uint32_t x; std::memcpy(&x, &t, 4); return x; }\n"
+     << "  else { uint64_t x; std::memcpy(&x, &t, 8); return x; }\n}\n\n"
      << "namespace detail {\n"
      << "inline thread_local unsigned tl_lane = 0;\n"
      << "inline thread_local const Lane* tl_round = nullptr;\n"
@@ -436,7 +482,7 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << " private:\n"
      << "  struct Shared {\n"
      << "    std::mutex m;\n    std::condition_variable cv;\n    unsigned done = 0;\n"
-     << "    std::vector<uint32_t> d;\n    std::vector<uint8_t> p, present;\n"
+     << "    std::vector<uint64_t> d;\n    std::vector<uint8_t> p, present;\n"
      << "  };\n\n"
      << "  bool bound(unsigned o) const {\n    switch (o) {\n";
   for (std::size_t k = 0; k < used.size(); ++k)
@@ -445,13 +491,15 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "  // One lane's call; writes its result into `s`.\n"
      << "  void call(unsigned o, [[maybe_unused]] const Vector& v, const Lane& L, Shared& s,\n"
      << "            unsigned t) const {\n"
-     << "    uint32_t dv = 0;\n    int pred = 0;\n"
+     << "    uint64_t dv = 0;\n    int pred = 0;\n"
      << "    switch (o) {\n";
   for (std::size_t k = 0; k < used.size(); ++k) {
     const auto s = signature_of(*used[k]);
     os << "      case " << k << ": { const auto& fn = " << intrinsic_key(*used[k]) << "; ";
     if (s.ret == "void")
       os << s.call << "; break; }\n";
+    else if (spec::is_wide_shuffle(*used[k]))
+      os << "dv = " << s.call << "; break; }\n";
     else
       os << "dv = static_cast<uint32_t>(" << s.call << "); break; }\n";
   }
@@ -483,19 +531,26 @@ std::string emit_cpp_driver(const std::vector<Vector>& vectors, const VectorsHea
      << "    for (auto& t : ts) complete ? t.join() : t.detach();\n"
      << "    if (!complete) { out << \"\\\"hang\\\":true\"; return false; }\n"
      << "    out << \"\\\"d\\\":[\";\n"
-     << "    char b[16];\n"
+     << "    char b[24];\n"
      << "    for (unsigned t = 0; t < R.threads; ++t) {\n"
      << "      if (t) out << \",\";\n"
      << "      if (!s->present[t]) { out << \"null\"; continue; }\n"
      << "      if (v.pred_d) { out << (s->d[t] ? \"true\" : \"false\"); continue; }\n"
-     << "      std::snprintf(b, sizeof b, \"\\\"0x%08x\\\"\", v.has_d ? s->d[t] : 0u);\n"
+     << "      if (v.wide)\n"
+     << "        std::snprintf(b, sizeof b, \"\\\"0x%016llx\\\"\", static_cast<unsigned long "
+        "long>(s->d[t]));\n"
+     << "      else\n"
+     << "        std::snprintf(b, sizeof b, \"\\\"0x%08x\\\"\", v.has_d ? "
+        "static_cast<uint32_t>(s->d[t]) "
+        ": 0u);\n"
      << "      out << b;\n"
      << "    }\n"
      << "    out << \"]\";\n"
      << "    if (v.with_p) {\n"
      << "      out << \",\\\"p\\\":[\";\n"
      << "      for (unsigned t = 0; t < R.threads; ++t)\n"
-     << "        out << (t ? \",\" : \"\") << (!s->present[t] ? \"null\" : s->p[t] ? \"1\" : \"0\");\n"
+     << "        out << (t ? \",\" : \"\") << (!s->present[t] ? \"null\" : s->p[t] ? \"1\" : "
+        "\"0\");\n"
      << "      out << \"]\";\n"
      << "    }\n"
      << "    return true;\n"

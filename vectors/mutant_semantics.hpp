@@ -6,6 +6,7 @@
 // instructions (a ballot register, a block accumulator) thread it through `carry`, which starts
 // at `initial_carry` and is passed from one round to the next.
 #include <array>
+#include <vector>
 
 #include "spec/semantics.hpp"
 #include "vectors/mutants.hpp"
@@ -18,6 +19,8 @@ struct WarpAnswer {
   std::array<typename D::W32, spec::kWarpSize> d;
   std::array<typename D::B, spec::kWarpSize> p;
   typename D::B ub;  ///< it reports the round undefined (or never completes it)
+  /// The 64-bit shuffle overloads (Instr::wide): d's high word per lane; empty otherwise.
+  std::vector<typename D::W32> d_hi{};
 };
 
 /// What an implementation with a block-barrier bug reports for one round: the value every
@@ -52,7 +55,7 @@ typename D::W32 member_mask(const D& d, const spec::Instr& in, const spec::WarpS
 
 template <spec::Domain D>
 WarpAnswer<D> as_answer(const D& d, const spec::Outcome<D>& o) {
-  return {o.d, o.p, d.lit(false)};
+  return {o.d, o.p, d.lit(false), o.d_hi};
 }
 
 // Floating-point equality of two operands as a value-comparing match sees it: +0.0 equals -0.0,
@@ -92,14 +95,17 @@ typename D::W32 saturating_sum(const D& d, const spec::WarpState<D>& w, const ty
 
 // A shuffle whose lane arithmetic has bug `m` (spec::shfl_source, changed in one place): each
 // lane's d is the a of the lane it picks (a pick beyond lane 31 is read modulo 32, as an array
-// index masked to the warp would be), and p whether it took that pick as in range.
+// index masked to the warp would be), and p whether it took that pick as in range. A 64-bit
+// overload moves both words from that lane, as its two shuffles share the bug.
 template <spec::Domain D>
 WarpAnswer<D> shfl_mutant(const D& d, MutantId m, const spec::Instr& in,
                           const spec::WarpState<D>& w, const spec::Outcome<D>& ref) {
   using M = MutantId;
   const auto mode = spec::form_info(in.form).mode;
   auto o = as_answer(d, ref);
+  const auto high = in.wide ? spec::high_words(d, w) : w;
   auto value_of = [&](const typename D::W32& j) { return spec::lane_word(d, w, j); };
+  auto high_of = [&](const typename D::W32& j) { return spec::lane_word(d, high, j); };
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     const auto b = spec::operand_b(d, in, w, i);
     const auto c = spec::operand_c(d, in, w, i);
@@ -138,6 +144,8 @@ WarpAnswer<D> shfl_mutant(const D& d, MutantId m, const spec::Instr& in,
     }
     const auto src = d.ite(ok, j, lane) & d.w32(0x1f);
     o.d[i] = m == M::ShflOutOfRangeZero ? d.ite(ok, value_of(src), d.w32(0)) : value_of(src);
+    if (in.wide)
+      o.d_hi[i] = m == M::ShflOutOfRangeZero ? d.ite(ok, high_of(src), d.w32(0)) : high_of(src);
     if (m == M::ShflCopyThroughFloat)
       o.d[i] = d.ite(spec::f32_is_nan(d, o.d[i]), d.w32(spec::kCanonicalNanF32),
                      d.ite(o.d[i] == d.w32(0x80000000u), d.w32(0), o.d[i]));
@@ -335,6 +343,10 @@ WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
       }
       return o;
     }
+    case M::ShflLowWordOnly:
+      // The high word never moves: each lane keeps its own.
+      for (unsigned i = 0; i < spec::kWarpSize; ++i) o.d_hi[i] = d.lo32(d.shr32(w.a[i]));
+      return o;
     case M::ShflSegmentIgnored:
     case M::ShflClampIgnored:
     case M::ShflIdxNoWrap:

@@ -58,6 +58,7 @@ constexpr MutantInfo kMutants[] = {
   {M::ShflPredAlwaysTrue, "shfl_pred_always_true", "sets p on every executing lane, in range or not", ClauseId::ShflInRange},
   {M::ShflMaskMustEqualActive, "shfl_mask_must_equal_active", "refuses a membermask that differs from the lanes executing the shuffle (exited lanes named, or part of the warp)", ClauseId::ShflParticipants},
   {M::ShflCopyThroughFloat, "shfl_copy_through_float", "moves the value as a float: a NaN comes out canonical and -0.0 as +0.0", ClauseId::ShflCopy},
+  {M::ShflLowWordOnly, "shfl_low_word_only", "moves only the low word of a 64-bit value (a 64-bit overload shuffling one 32-bit register): the high word is the reading lane's own", ClauseId::ShflCopy},
   {M::ElectPredOnEveryLane, "elect_pred_on_every_lane", "sets p on every lane of the election, not on the leader alone", ClauseId::ElectPred},
   {M::ElectEachLaneAlone, "elect_each_lane_alone", "elects each lane itself, as an emulator that runs one thread at a time does: every lane gets its own number and p", ClauseId::ElectLeader},
   {M::ElectRankForLane, "elect_rank_for_lane", "returns the leader's rank within the membermask (0) instead of its lane number", ClauseId::ElectLeader},
@@ -217,8 +218,12 @@ bool applies(MutantId m, const spec::Instr& in) {
     case M::ShflOutOfRangeZero:
     case M::ShflBNotMasked:
     case M::ShflMaskMustEqualActive:
-    case M::ShflCopyThroughFloat:
       return f.family == spec::Family::Shfl;
+    // A float's bits through a float register; a 64-bit value has other ways to go wrong.
+    case M::ShflCopyThroughFloat:
+      return f.family == spec::Family::Shfl && !in.wide;
+    case M::ShflLowWordOnly:
+      return f.family == spec::Family::Shfl && in.wide;
     case M::ShflPredAlwaysTrue:
       return f.family == spec::Family::Shfl && in.write_p;
     case M::ShflIdxNoWrap:
@@ -280,6 +285,7 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
       const auto ref = spec::evaluate_warp(d, v.instr.instr, w, pv);
       const auto a = warp_mutant(d, m, v.instr.instr, w, ref, pv, carry);
       o[k].d.assign(a.d.begin(), a.d.end());
+      o[k].d_hi = a.d_hi;
       o[k].p.assign(a.p.begin(), a.p.end());
       o[k].ub_reported = a.ub;
     }

@@ -58,6 +58,7 @@ enum class MutantId : uint8_t {
   ShflPredAlwaysTrue,
   ShflMaskMustEqualActive,
   ShflCopyThroughFloat,
+  ShflLowWordOnly,
   ElectPredOnEveryLane,
   ElectEachLaneAlone,
   ElectRankForLane,

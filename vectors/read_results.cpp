@@ -17,12 +17,17 @@ constexpr json::Names<7> kResultNames{"id", "skipped", "rounds", "d", "p", "ub",
 // The members of a round object are those of a flat line from kD on.
 constexpr json::Names<4> kRoundNames{"d", "p", "ub", "hang"};
 
-void blank(Observed& o, std::size_t n) {
+// A round with no result on any lane; with high words of d when the shape's d has 64 bits.
+void blank(Observed& o, std::size_t n, const ResultShape& s) {
   o.d.assign(n, 0);
   o.p.assign(n, 0);
   o.present.assign(n, 0);
   o.ub_reported = false;
   o.hang = false;
+  if (s.d_bits == 64)
+    o.d_hi.assign(n, 0);
+  else
+    o.d_hi.clear();
 }
 
 // Rounds the line does not give: after a round that hung they did not run (they hang too);
@@ -32,7 +37,7 @@ void fill_missing_rounds(ResultLine& out, std::size_t given, const ResultShape& 
   bool hung = false;
   for (std::size_t k = 0; k < s.widths.size(); ++k) {
     if (k >= given) {
-      blank(out.rounds[k], s.widths[k]);
+      blank(out.rounds[k], s.widths[k], s);
       out.rounds[k].hang = hung;
     }
     hung = hung || out.rounds[k].hang;
@@ -57,6 +62,7 @@ struct ResultReader::Impl {
   json::PaddedLine copy;
   ResultLine cur;
   std::vector<uint32_t> p_values;
+  std::vector<uint64_t> d_wide;  // a 64-bit d as read, before it is cut into its two words
   std::vector<uint8_t> p_present;
   bool id_read = false;  // the line's id has been read (for messages)
 };
@@ -66,7 +72,7 @@ ResultReader::~ResultReader() = default;
 
 Observed& ResultReader::Impl::start(std::size_t k, const ResultShape& s) {
   if (cur.rounds.size() <= k) cur.rounds.resize(k + 1);
-  blank(cur.rounds[k], s.widths[k]);
+  blank(cur.rounds[k], s.widths[k], s);
   p_present.assign(s.widths[k], 0);
   return cur.rounds[k];
 }
@@ -76,7 +82,16 @@ void ResultReader::Impl::member(int k, json::Value& m, Observed& o, const Result
   const std::size_t n = o.d.size();
   switch (k) {
     case kD:
-      values::result_list(m, n, 32, o.d.data(), o.present.data());
+      if (s.d_bits == 64) {  // a 64-bit shuffle overload: the high word goes to d_hi
+        d_wide.assign(n, 0);
+        values::result_list(m, n, 64, d_wide.data(), o.present.data());
+        for (std::size_t i = 0; i < n; ++i) {
+          o.d[i] = static_cast<uint32_t>(d_wide[i]);
+          o.d_hi[i] = static_cast<uint32_t>(d_wide[i] >> 32);
+        }
+      } else {
+        values::result_list(m, n, 32, o.d.data(), o.present.data());
+      }
       got.d = true;
       break;
     case kP:

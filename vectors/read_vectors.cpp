@@ -2,6 +2,7 @@
 // in any key order, strictly: a member the format does not have, or one given twice, is refused.
 #include <algorithm>
 #include <array>
+#include <cinttypes>
 #include <cstring>
 #include <unordered_map>
 
@@ -43,6 +44,7 @@ struct Shape {
   bool has_mask = true;                 // ... nor when the form has none (activemask)
   bool want_b = false, want_c = false;  // shuffles: per-lane b and c, unless immediates
   bool loose_d = false;                 // expect.d_defined is written (shuffles)
+  int d_bits = 32;                      // expect.d's width: 64 for a 64-bit shuffle overload
 };
 
 Shape shape_of(const spec::ParsedInstr& in) {
@@ -59,6 +61,7 @@ Shape shape_of(const spec::ParsedInstr& in) {
   s.want_b = spec::has_operands_bc(f.id) && !in.instr.imm_b;
   s.want_c = spec::has_operands_bc(f.id) && !in.instr.imm_c;
   s.loose_d = !s.cta && spec::has_loose_d(f.id);
+  s.d_bits = in.instr.wide ? 64 : 32;
   return s;
 }
 
@@ -80,12 +83,14 @@ std::string departure(const spec::ParsedInstr& in, const Expected& file, const E
            lanes_text(spec.d_defined);
   const auto& f = spec::form_info(in.instr.form);
   const bool want_d = f.d_type != spec::ResultType::None && in.instr.write_d;
-  char b[96];
+  char b[112];
+  const int digits = in.instr.wide ? 16 : 8;
   for (unsigned i = 0; i < spec.defined.size(); ++i) {
     if (!spec.defined[i]) continue;
-    if (want_d && spec.d_defined[i] && file.d[i] != spec.d[i]) {
-      std::snprintf(b, sizeof b, "d is 0x%08x on lane %u, but the specification gives 0x%08x",
-                    file.d[i], i, spec.d[i]);
+    if (want_d && spec.d_defined[i] && !same_d(file, spec, i)) {
+      std::snprintf(b, sizeof b,
+                    "d is 0x%0*" PRIx64 " on lane %u, but the specification gives 0x%0*" PRIx64,
+                    digits, d_value(file, i), i, digits, d_value(spec, i));
       return b;
     }
     if (in.instr.write_p && file.p[i] != spec.p[i]) {
@@ -204,6 +209,7 @@ struct VectorReader::Impl {
   VectorExpect cur;
   std::vector<Expected> derived;  // expect()'s answer; swapped with cur.rounds
   std::vector<uint8_t> flags;     // a UB finding's lanes
+  std::vector<uint64_t> wide;     // a 64-bit expect.d as read, before it is cut into two words
   // Where the line states what expect() holds to the specification.
   const char* ub_at = nullptr;
   std::vector<const char*> expect_at;
@@ -476,6 +482,10 @@ void VectorReader::Impl::expectation(json::Value& v, const Shape& s, std::size_t
   auto o = v.object();
   e.defined.assign(n, 0);
   e.d.assign(n, 0);
+  if (s.d_bits == 64)
+    e.d_hi.assign(n, 0);
+  else
+    e.d_hi.clear();
   e.p.assign(n, 0);
   bool d_defined_given = false;
   std::size_t u = 0;
@@ -501,6 +511,16 @@ void VectorReader::Impl::expectation(json::Value& v, const Shape& s, std::size_t
       }
       case kD:
         if (!s.want_d) m.refuse("the instruction writes no d");
+        if (s.d_bits == 64) {  // a 64-bit shuffle overload: the high word goes to d_hi
+          wide.resize(n);
+          values::lane_list(m, n, 64, wide.data());
+          e.d_hi.resize(n);
+          for (std::size_t i = 0; i < n; ++i) {
+            e.d[i] = static_cast<uint32_t>(wide[i]);
+            e.d_hi[i] = static_cast<uint32_t>(wide[i] >> 32);
+          }
+          break;
+        }
         values::lane_list(m, n, 32, e.d.data());
         break;
       case kP: {

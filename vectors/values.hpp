@@ -170,18 +170,19 @@ void lane_list(json::Value& v, std::size_t n, int width, T* out) {
 /// A per-lane list of results: one value for every lane, or an array of at most `n` (the lanes
 /// after its end have no result); null on a lane is no result. Marks in `present` the lanes that
 /// have one.
-inline void result_list(json::Value& v, std::size_t n, int width, uint32_t* out, uint8_t* present) {
+template <class T>
+void result_list(json::Value& v, std::size_t n, int width, T* out, uint8_t* present) {
   if (v.null()) return;
   if (laid_out_list(v, n, width, out, present)) return;
   if (v.kind() != json::Kind::Array) {
-    const auto x = static_cast<uint32_t>(lane_value(v, width));
+    const auto x = static_cast<T>(lane_value(v, width));
     std::fill_n(out, n, x);
     std::fill_n(present, n, uint8_t{1});
     return;
   }
   const std::size_t count = v.array().each([&](std::size_t i, json::Value& x) {
     if (i >= n || (!x.string_start() && x.null())) return;
-    out[i] = static_cast<uint32_t>(lane_value(x, width));
+    out[i] = static_cast<T>(lane_value(x, width));
     present[i] = 1;
   });
   if (count > n) v.fail(std::to_string(count) + " values for " + std::to_string(n) + " lanes");

@@ -142,6 +142,7 @@ void from_cta_lanes(const fast::CtaLanes<model::Concrete>& l, std::size_t n, Exp
 
 Expected expected_round(const spec::Instr& in, const model::Warp& w, const model::WarpResult& res) {
   Expected e;
+  e.d_hi = res.outcome.d_hi;
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     e.d.push_back(res.outcome.d[i]);
     e.p.push_back(res.outcome.p[i]);
@@ -195,6 +196,12 @@ void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
       (void)fast::evaluate_batch(in, std::span(&r.warp, 1), std::span(&lanes, 1), target, ptx);
       from_lanes(in.form, lanes, out[k]);
       add_choice(in, r.warp, out[k]);
+      out[k].d_hi.clear();
+      if (in.wide) {  // the second b32 shuffle, of the high words: its d is the high word
+        const auto words = spec::high_words(model::Concrete{}, r.warp);
+        (void)fast::evaluate_batch(in, std::span(&words, 1), std::span(&lanes, 1), target, ptx);
+        out[k].d_hi.assign(lanes.d.begin(), lanes.d.end());
+      }
     }
   }
 }
@@ -207,7 +214,7 @@ bool has_ub(const std::vector<Expected>& e) {
 
 std::vector<Observed> as_observed(const std::vector<Expected>& e) {
   std::vector<Observed> out;
-  for (const auto& r : e) out.push_back({r.d, r.p, r.executes, !r.ub.empty()});
+  for (const auto& r : e) out.push_back({r.d, r.p, r.executes, !r.ub.empty(), false, r.d_hi});
   return out;
 }
 
@@ -336,7 +343,7 @@ Mismatch compare(const spec::Instr& in, const std::vector<Expected>& e,
         if (!x.defined[i]) continue;
         if (i >= y.present.size() || !y.present[i])
           agree = false;
-        else if ((check_d && x.d_defined[i] && y.d[i] != x.d[i]) || (check_p && y.p[i] != x.p[i]))
+        else if ((check_d && x.d_defined[i] && !same_d(x, y, i)) || (check_p && y.p[i] != x.p[i]))
           agree = false;
       }
     }
@@ -347,7 +354,7 @@ Mismatch compare(const spec::Instr& in, const std::vector<Expected>& e,
     Mismatch pm{Mismatch::Kind::Value, k, {}, "p"};
     for (unsigned i = 0; i < x.defined.size(); ++i) {
       if (!x.defined[i]) continue;
-      if (check_d && x.d_defined[i] && y.d[i] != x.d[i]) dm.lanes.push_back(i);
+      if (check_d && x.d_defined[i] && !same_d(x, y, i)) dm.lanes.push_back(i);
       if (check_p && y.p[i] != x.p[i]) pm.lanes.push_back(i);
     }
     return !dm.lanes.empty() ? dm : !pm.lanes.empty() ? pm : Mismatch{};

@@ -38,6 +38,9 @@ struct Observed {
   std::vector<uint8_t> present;  ///< the implementation gave a value for this lane
   bool ub_reported = false;      ///< the implementation says the round is undefined
   bool hang = false;             ///< the round did not complete (a barrier never released)
+  /// The 64-bit shuffle overloads (Instr::wide): the high word of each lane's d, whose low word
+  /// is `d`. Empty for every other instruction.
+  std::vector<uint32_t> d_hi{};
 };
 
 /// What the specification says of one round.
@@ -52,7 +55,25 @@ struct Expected {
   /// Empty for every other form.
   std::vector<uint32_t> choice;
   std::vector<std::pair<spec::ClauseId, std::vector<unsigned>>> ub;  ///< clauses that fire
+  /// The 64-bit shuffle overloads (Instr::wide): the high word of each lane's d, whose low word
+  /// is `d` (both pinned exactly where `d_defined` says). Empty for every other instruction.
+  std::vector<uint32_t> d_hi;
 };
+
+/// Lane `i`'s whole d in an answer (Expected or Observed): the high word joined to the low one
+/// where the answer has one (the 64-bit shuffle overloads), else the 32-bit d.
+template <class Answer>
+uint64_t d_value(const Answer& x, std::size_t i) {
+  const uint64_t hi = i < x.d_hi.size() ? x.d_hi[i] : 0;
+  return hi << 32 | x.d[i];
+}
+
+/// True when two answers give lane `i` the same d, both words of it where there are two (an
+/// answer without high words gives 0 there).
+template <class A, class B>
+bool same_d(const A& x, const B& y, std::size_t i) {
+  return x.d[i] == y.d[i] && d_value(x, i) == d_value(y, i);
+}
 
 /// The lanes (or threads) of a round.
 std::size_t round_width(const Vector& v, const Round& r);
@@ -112,7 +133,9 @@ struct Mismatch {
 
 /// Compares an observation with the specification, round by round, in the order: completion (a
 /// defined round must not hang), UB (a defined round must not be reported undefined),
-/// defined-ness (every defined lane has a result), values. Rounds with UB are not compared.
+/// defined-ness (every defined lane has a result), values (d whole: both words of a 64-bit
+/// shuffle overload's, so that a wrong high word is a d mismatch like any other). Rounds with UB
+/// are not compared.
 /// Where the specification leaves a choice (elect.sync's leader), values are held to what it
 /// allows instead of to the model's choice: a lane of the membermask, one per election, p on
 /// it alone, and the same one for a membermask in every round, and in every vector that shares

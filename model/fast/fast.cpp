@@ -81,11 +81,12 @@ spec::AvailabilityVerdict evaluate_batch(const spec::Instr& in, std::span<const 
 }
 
 model::WarpResult to_result(const spec::Instr& in, const WarpLanes& lanes,
-                            spec::AvailabilityVerdict availability) {
+                            spec::AvailabilityVerdict availability, const WarpLanes* high) {
   model::WarpResult r{};
   r.instr = in;
   auto& o = r.outcome;
   o.d = lanes.d;
+  if (high) o.d_hi.assign(high->d.begin(), high->d.end());
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
     o.p[i] = ((lanes.p >> i) & 1u) != 0;
     o.executes[i] = ((lanes.executes >> i) & 1u) != 0;
@@ -104,9 +105,12 @@ model::WarpResult to_result(const spec::Instr& in, const WarpLanes& lanes,
 
 model::WarpResult evaluate(const spec::Instr& in, const model::Warp& w, spec::Target target,
                            spec::PtxVersion ptx) {
-  WarpLanes lanes;
+  WarpLanes lanes, high;
   auto verdict = evaluate_batch(in, std::span(&w, 1), std::span(&lanes, 1), target, ptx);
-  return to_result(in, lanes, std::move(verdict));
+  if (!in.wide) return to_result(in, lanes, std::move(verdict));
+  const auto words = spec::high_words(model::Concrete{}, w);
+  (void)evaluate_batch(in, std::span(&words, 1), std::span(&high, 1), target, ptx);
+  return to_result(in, lanes, std::move(verdict), &high);
 }
 
 model::CtaResult evaluate_cta(const spec::Instr& in, const model::Cta& c, spec::Target target,

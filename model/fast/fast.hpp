@@ -36,7 +36,8 @@ bool isa_supported(Isa isa);
 Isa best_isa();
 
 /// Evaluates a warp form on `w`, as `model::evaluate` does (same exception for block-wide forms,
-/// same availability verdict, UB findings in the same order).
+/// same availability verdict, UB findings in the same order). A 64-bit shuffle overload
+/// (Instr::wide) runs the b32 batch twice, the second time on spec::high_words(w).
 model::WarpResult evaluate(const spec::Instr& in, const model::Warp& w,
                            spec::Target target = spec::kDefaultTarget,
                            spec::PtxVersion ptx = spec::kLatestPtx);
@@ -47,8 +48,10 @@ model::CtaResult evaluate_cta(const spec::Instr& in, const model::Cta& c,
                               spec::PtxVersion ptx = spec::kLatestPtx);
 
 /// Evaluates one instruction on each of `warps`, writing `out[k]` for `warps[k]` (`out` must be
-/// at least as long). Returns the availability verdict, which is the same for every warp. Throws
-/// std::invalid_argument for block-wide forms or a short `out`.
+/// at least as long). For a 64-bit shuffle overload (Instr::wide) this is its first shuffle, of
+/// the low words; the second is the same call on spec::high_words of each warp. Returns the
+/// availability verdict, which is the same for every warp. Throws std::invalid_argument for
+/// block-wide forms or a short `out`.
 spec::AvailabilityVerdict evaluate_batch(const spec::Instr& in, std::span<const model::Warp> warps,
                                          std::span<WarpLanes> out,
                                          spec::Target target = spec::kDefaultTarget,
@@ -59,8 +62,10 @@ spec::AvailabilityVerdict evaluate_batch(const spec::Instr& in, std::span<const 
                                          std::span<WarpLanes> out, spec::Target target,
                                          spec::PtxVersion ptx, Isa isa);
 
-/// Turns a lean result back into the model's answer for the same instruction and target.
+/// Turns a lean result back into the model's answer for the same instruction and target; for a
+/// 64-bit shuffle overload, `high` is the lean result of its second shuffle (its d is d_hi).
 model::WarpResult to_result(const spec::Instr& in, const WarpLanes& lanes,
-                            spec::AvailabilityVerdict availability);
+                            spec::AvailabilityVerdict availability,
+                            const WarpLanes* high = nullptr);
 
 }  // namespace warpspec::fast

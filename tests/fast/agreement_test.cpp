@@ -98,6 +98,21 @@ TEST_P(EveryWarpForm, a_batch_answers_each_warp_as_if_it_were_alone) {
   });
 }
 
+// CUDA's 64-bit shuffle overloads: the fast implementation runs its b32 path once on the low
+// words and once on spec::high_words; both words of d must be the model's.
+RC_GTEST_PROP(WideShuffles, fast_agrees_with_the_model_on_both_words, ()) {
+  const auto form = *rc::gen::element(spec::FormId::ShflUp, spec::FormId::ShflDown,
+                                      spec::FormId::ShflBfly, spec::FormId::ShflIdx);
+  auto c = *test::gen::warp_case(form);
+  c.instr.wide = true;
+  c.warp.a = *test::gen::operands(spec::OperandType::B64);
+  const auto ref = model::evaluate(c.instr, c.warp, c.target, c.ptx);
+  RC_ASSERT(ref.outcome.d_hi.size() == std::size_t{spec::kWarpSize});
+  RC_CLASSIFY(ref.ub.empty(), "no UB");
+  const auto diff = test::disagreement(ref, fast::evaluate(c.instr, c.warp, c.target, c.ptx));
+  if (!diff.empty()) RC_FAIL("fast::evaluate: " + diff);
+}
+
 TEST_P(EveryBlockForm, fast_agrees_with_the_model) {
   const spec::FormId form = GetParam();
   check_property([form] {

@@ -93,6 +93,18 @@ TEST(Parse, Intrinsics) {
   EXPECT_EQ(ok("__reduce_min_sync(0xff, (unsigned)v)").instr.form, FormId::ReduxMinU32);
   EXPECT_EQ(ok("__reduce_min_sync(0xff, v)").instr.form, FormId::ReduxMinS32);  // int by default
   EXPECT_EQ(ok("__syncwarp()").instr.imm_mask, 0xffffffffu);
+  // The 64-bit shuffle overloads lower to the b32 form run on each word, with the width as c.
+  const auto wide = ok("__shfl_sync(0xffffffff, (long long)x, 3, 8)");
+  EXPECT_EQ(wide.instr.form, FormId::ShflIdx);
+  EXPECT_TRUE(wide.instr.wide);
+  EXPECT_EQ(wide.instr.imm_c, 0x181fu);
+  EXPECT_EQ(wide.intrinsic->value_type, spec::CType::LongLong);
+  EXPECT_TRUE(ok("__shfl_up_sync(m, (double)x, 1)").instr.wide);
+  EXPECT_EQ(ok("__shfl_up_sync(m, (double)x, 1)").instr.imm_c, 0u);
+  EXPECT_TRUE(ok("__shfl_xor_sync(m, (unsigned long)x, 1, 16)").instr.wide);
+  EXPECT_FALSE(ok("__shfl_down_sync(m, (float)x, 1)").instr.wide);
+  EXPECT_FALSE(ok("__shfl_sync(m, x, 1)").instr.wide);
+  EXPECT_EQ(spec::value_syntax(ok("__shfl_sync(m, (double)x, 1)")).bits, 64);
   EXPECT_EQ(ok("__syncthreads_count(p)").instr.form, FormId::BarRedPopc);
   EXPECT_EQ(ok("__syncthreads()").instr.form, FormId::BarSync);
   EXPECT_NE(err("__reduce_and_sync(0xffffffff, (float)x)").message.find("unsigned"),

@@ -615,7 +615,41 @@ TEST(Catalog, IntrinsicsLowerToFormsOfMatchingWidth) {
     if (f.a_type == spec::OperandType::U32) {
       EXPECT_EQ(i.value_type, spec::CType::Unsigned) << i.signature;
     }
+    // A shuffle moves 32 bits, or 64 as two b32 shuffles (Instr::wide) of the same form.
+    if (f.family == spec::Family::Shfl)
+      EXPECT_EQ(spec::is_wide_shuffle(i), spec::ctype_bits(i.value_type) == 64) << i.signature;
+    else
+      EXPECT_FALSE(spec::is_wide_shuffle(i)) << i.signature;
   }
+}
+
+TEST(Catalog, EveryShuffleIntrinsicHasEveryValueTypeOnce) {
+  // The four shuffle intrinsics each take the eight value types CUDA gives them: int, unsigned
+  // and float through the b32 form, the five 64-bit ones through it twice.
+  std::map<std::string_view, std::set<spec::CType>> types;
+  std::map<std::string_view, spec::FormId> form;
+  std::size_t rows = 0, wide = 0;
+  for (const auto& i : spec::all_intrinsics()) {
+    if (spec::form_info(i.form).family != spec::Family::Shfl) continue;
+    ++rows;
+    wide += spec::is_wide_shuffle(i);
+    EXPECT_TRUE(types[i.name].insert(i.value_type).second) << i.signature << " twice";
+    EXPECT_TRUE(form.emplace(i.name, i.form).first->second == i.form) << i.signature;
+  }
+  // Every C type but void, of which those of 64 bits go through the form twice.
+  std::size_t value_types = 0, wide_types = 0;
+  for (int t = 0; t <= static_cast<int>(spec::CType::Double); ++t) {
+    const auto ct = static_cast<spec::CType>(t);
+    value_types += ct != spec::CType::Void;
+    wide_types += spec::ctype_bits(ct) == 64;
+  }
+  EXPECT_EQ(form.size(), 4u);  // __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync
+  for (const auto& [name, ts] : types) {
+    EXPECT_EQ(ts.size(), value_types) << name;
+    EXPECT_FALSE(ts.count(spec::CType::Void)) << name;
+  }
+  EXPECT_EQ(rows, form.size() * value_types);
+  EXPECT_EQ(wide, form.size() * wide_types);
 }
 
 }  // namespace

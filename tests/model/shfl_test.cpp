@@ -112,6 +112,68 @@ CLAUSE_TEST("shfl.copy", ShflCopiesBitsNotValues) {
   EXPECT_EQ(r2.outcome.d[0], 0x80000000u) << show(down.in, down.w, r2);
 }
 
+CLAUSE_TEST("shfl.copy", ShflWideOverloadsMoveBothWordsFromTheLaneRead) {
+  // __shfl_down_sync(m, (long long)x, 1, 8): lane i holds (0xa000 + i) in its high word and
+  // 100 + i in its low word; each lane in a segment of 8 but the last reads lane i + 1, both
+  // words of it, and the last of each segment keeps its own value (p false).
+  auto parsed = std::get<spec::ParsedInstr>(
+      spec::parse_instruction("__shfl_down_sync(0xffffffff, (long long)x, 1, 8)"));
+  ASSERT_TRUE(parsed.instr.wide);
+  Shuffle down(FormId::ShflDown, 1, 0);
+  down.in = parsed.instr;
+  for (unsigned i = 0; i < 32; ++i) down.w.a[i] = uint64_t{0xa000u + i} << 32 | (100u + i);
+  const auto r = down.run();
+  ASSERT_EQ(r.outcome.d_hi.size(), 32u);
+  for (unsigned i = 0; i < 32; ++i) {
+    const unsigned read = i % 8 == 7 ? i : i + 1;
+    EXPECT_EQ(r.outcome.d[i], 100u + read) << "lane " << i << show(down.in, down.w, r);
+    EXPECT_EQ(r.outcome.d_hi[i], 0xa000u + read) << "lane " << i << show(down.in, down.w, r);
+    EXPECT_EQ(r.d_value(i), down.w.a[read]);
+    EXPECT_EQ(r.outcome.p[i], i % 8 != 7);
+  }
+  // A high word alone that differs between lanes, and a double's NaN payload and -0.0, arrive
+  // unchanged: __shfl_xor_sync(m, (double)x, 1) swaps neighbours.
+  auto xr = std::get<spec::ParsedInstr>(
+      spec::parse_instruction("__shfl_xor_sync(0xffffffff, (double)x, 1)"));
+  Shuffle bfly(FormId::ShflBfly, 1, 0x1f);
+  bfly.in = xr.instr;
+  bfly.w.a[0] = 0x7ff8000000000001ull;
+  bfly.w.a[1] = 0x8000000000000000ull;
+  bfly.w.a[2] = 0x0000000100000000ull;
+  bfly.w.a[3] = 0x0000000000000000ull;
+  const auto r2 = bfly.run();
+  EXPECT_EQ(r2.d_value(0), 0x8000000000000000ull) << show(bfly.in, bfly.w, r2);
+  EXPECT_EQ(r2.d_value(1), 0x7ff8000000000001ull);
+  EXPECT_EQ(r2.d_value(2), 0x0000000000000000ull);
+  EXPECT_EQ(r2.d_value(3), 0x0000000100000000ull);
+}
+
+CLAUSE_TEST("shfl.source_undefined", ShflWideOverloadLeavesBothWordsOpenTogether) {
+  // Two groups of 16 with their own masks, __shfl_down_sync(m, (unsigned long)x, 1): lane 15
+  // reads lane 16, outside its mask, so its whole d is open (p true); every other d, both
+  // words, is pinned, and the outcome is the 32-bit shuffle's but for the high words.
+  auto parsed = std::get<spec::ParsedInstr>(
+      spec::parse_instruction("__shfl_down_sync(m, (unsigned long)x, 1)"));
+  Shuffle down(FormId::ShflDown, 1, 0x1f);
+  for (unsigned i = 0; i < 32; ++i) {
+    down.w.mask[i] = i < 16 ? 0x0000ffffu : 0xffff0000u;
+    down.w.a[i] |= uint64_t{7u * i} << 32;
+  }
+  const auto narrow = down.run();
+  down.in = parsed.instr;
+  const auto r = down.run();
+  EXPECT_TRUE(r.ub.empty()) << show(down.in, down.w, r);
+  EXPECT_FALSE(r.d_defined(15));
+  EXPECT_TRUE(r.outcome.p[15]);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(r.d_defined(i), narrow.d_defined(i)) << i;
+    EXPECT_EQ(r.outcome.p[i], narrow.outcome.p[i]) << i;
+    EXPECT_EQ(r.outcome.d[i], narrow.outcome.d[i]) << i;
+    if (!r.d_defined(i)) continue;
+    EXPECT_EQ(r.outcome.d_hi[i], 7u * (i + (i != 31))) << i;
+  }
+}
+
 CLAUSE_TEST("shfl.source_undefined", ShflSourceOutsideTheMaskLeavesDOpen) {
   // Two groups execute side by side with their own masks (defined): lane 15 reads lane 16,
   // which executes but is not in lane 15's mask, so its d is open while its p is true.

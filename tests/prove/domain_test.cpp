@@ -58,6 +58,14 @@ TEST(Z3Domain, FoldedAndSymbolicOperationsAgreeWithTheConcreteDomain) {
       EXPECT_EQ(value_of(folded.substitute(from, to)), cv ? a + b : b);
     }
     EXPECT_EQ(value_of(d.lo32(d.w64((uint64_t{b} << 32) | a))), a);
+    // The high word, folded and through a variable (the second word a 64-bit shuffle moves).
+    const uint64_t ab = (uint64_t{b} << 32) | a;
+    EXPECT_EQ(value_of(d.shr32(d.w64(ab))), k.shr32(ab));
+    auto y = ctx.bv_const("y", 64);
+    z3::expr_vector from(ctx), to(ctx);
+    from.push_back(y);
+    to.push_back(d.w64(ab));
+    EXPECT_EQ(value_of(d.lo32(d.shr32(y)).substitute(from, to)), b);
   }
 }
 

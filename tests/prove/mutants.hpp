@@ -21,6 +21,7 @@ struct CatalogWarp {
     auto carry = vectors::initial_carry(d, m, in.form);
     const auto a = vectors::warp_mutant(d, m, in, s, out, pre_volta, carry);
     out.d = a.d;
+    out.d_hi = a.d_hi;
     out.p = a.p;
     return out;
   }

@@ -43,9 +43,15 @@ inline std::string disagreement(const model::WarpResult& ref, const model::WarpR
     if (ref.outcome.executes[i] != other.outcome.executes[i])
       os << "lane " << i << ": executes " << ref.outcome.executes[i] << " vs "
          << other.outcome.executes[i] << "\n";
-    else if (ref.d_defined(i) && ref.outcome.d[i] != other.outcome.d[i])
-      os << "lane " << i << ": d = 0x" << std::hex << ref.outcome.d[i] << " (model) vs 0x"
-         << other.outcome.d[i] << std::dec << "\n";
+    else if (ref.d_defined(i) && (ref.outcome.d[i] != other.outcome.d[i] ||
+                                  ref.outcome.d_hi.size() != other.outcome.d_hi.size() ||
+                                  ref.d_value(i) != other.d_value(i)))
+      os << "lane " << i << ": d = 0x" << std::hex << ref.d_value(i) << " (model) vs 0x"
+         << other.d_value(i) << std::dec
+         << (other.outcome.d_hi.size() != ref.outcome.d_hi.size()
+                 ? " (one of them has no high word)"
+                 : "")
+         << "\n";
     else if (ref.defined(i) && has_p && ref.outcome.p[i] != other.outcome.p[i])
       os << "lane " << i << ": p = " << ref.outcome.p[i] << " (model) vs " << other.outcome.p[i]
          << "\n";

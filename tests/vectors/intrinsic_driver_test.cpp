@@ -8,6 +8,12 @@
 //   all_exited_false     __all_sync counts the exited lanes of its mask as voting false
 //   count_low_byte       __syncthreads_count counts a predicate only when its low byte is set
 //   xor_width_ignored    __shfl_xor_sync ignores width: the partner may be in a later group
+// and three bugs of the 64-bit shuffle overloads, which move a value as two 32-bit words:
+//   wide_low_word_only   only the low word moves (one 32-bit register shuffled): each lane keeps
+//                        its own high word
+//   wide_high_zero       only the low word moves, through an unsigned: the high word comes back 0
+//   wide_high_no_width   the high word's shuffle leaves out the width (it defaults to the whole
+//                        warp): that word may come from another lane than the low word
 #include WARPSPEC_INTRINSIC_DRIVER
 
 #include <bit>
@@ -36,10 +42,17 @@ struct Meeting {
   }
   // Leaves `v` and waits until every lane of `who` (a lane set of the round) has arrived.
   void meet(uint64_t v, const std::vector<unsigned>& who) {
-    std::unique_lock<std::mutex> g(m);
-    value[ws::lane()] = v;
-    arrived[ws::lane()] = true;
+    {
+      std::lock_guard<std::mutex> g(m);
+      value[ws::lane()] = v;
+      arrived[ws::lane()] = true;
+    }
     cv.notify_all();
+    wait_for(who);
+  }
+  // Waits until every lane of `who` has arrived (having arrived itself).
+  void wait_for(const std::vector<unsigned>& who) {
+    std::unique_lock<std::mutex> g(m);
     cv.wait(g, [&] {
       for (unsigned j : who)
         if (!arrived[j]) return false;
@@ -137,28 +150,49 @@ T reduce(unsigned mask, T v, F op) {
 // instruction they lower to, they read the lane argument's low five bits.
 enum class Shfl { Idx, Up, Down, Xor };
 
-template <class T>
-T shuffle(Shfl kind, unsigned mask, T v, unsigned b, int width) {
+// The lane a shuffle of `kind` reads.
+unsigned source(Shfl kind, unsigned b, int width) {
   const unsigned lane = ws::lane(), w = static_cast<unsigned>(width), first = lane & ~(w - 1);
   b &= 31u;
-  meeting.meet(bits_of(v), members(mask));
-  unsigned src = lane;
   switch (kind) {
     case Shfl::Idx:
-      src = first + (b & (w - 1));
-      break;
+      return first + (b & (w - 1));
     case Shfl::Up:
-      src = lane - first >= b ? lane - b : lane;
-      break;
+      return lane - first >= b ? lane - b : lane;
     case Shfl::Down:
-      src = lane - first + b < w ? lane + b : lane;
-      break;
+      return lane - first + b < w ? lane + b : lane;
     case Shfl::Xor:
-      src = lane ^ b;
-      if (bug != "xor_width_ignored" && src >= first + w) src = lane;
-      break;
+      if (bug != "xor_width_ignored" && (lane ^ b) >= first + w) return lane;
+      return lane ^ b;
   }
-  return ws::bits_to<T>(meeting.value[src]);
+  return lane;
+}
+
+// The lanes executing the round.
+std::vector<unsigned> executing() {
+  std::vector<unsigned> out;
+  for (unsigned j = 0; j < 32; ++j)
+    if (ws::executes(j)) out.push_back(j);
+  return out;
+}
+
+template <class T>
+T shuffle(Shfl kind, unsigned mask, T v, unsigned b, int width) {
+  meeting.meet(bits_of(v), members(mask));
+  const uint64_t got = meeting.value[source(kind, b, width)];
+  if constexpr (sizeof(T) == 8) {  // the 64-bit overloads: two words
+    const uint64_t low = got & 0xffffffffu;
+    if (bug == "wide_low_word_only") return ws::bits_to<T>((bits_of(v) & ~0xffffffffull) | low);
+    if (bug == "wide_high_zero") return ws::bits_to<T>(low);
+    if (bug == "wide_high_no_width") {
+      // The whole warp's lanes are read from now on: wait for every lane running the round, so
+      // that the word read is this round's.
+      meeting.wait_for(executing());
+      const uint64_t high = meeting.value[source(kind, b, 32)] >> 32;
+      return ws::bits_to<T>(high << 32 | low);
+    }
+  }
+  return ws::bits_to<T>(got);
 }
 
 template <class T>
@@ -268,5 +302,17 @@ int main(int argc, char** argv) {
                          &ws::Runner::shfl_down_unsigned, &ws::Runner::shfl_xor_unsigned);
   set_shuffles<float>(r, &ws::Runner::shfl_float, &ws::Runner::shfl_up_float,
                       &ws::Runner::shfl_down_float, &ws::Runner::shfl_xor_float);
+  set_shuffles<long>(r, &ws::Runner::shfl_long, &ws::Runner::shfl_up_long,
+                     &ws::Runner::shfl_down_long, &ws::Runner::shfl_xor_long);
+  set_shuffles<unsigned long>(
+      r, &ws::Runner::shfl_unsigned_long, &ws::Runner::shfl_up_unsigned_long,
+      &ws::Runner::shfl_down_unsigned_long, &ws::Runner::shfl_xor_unsigned_long);
+  set_shuffles<long long>(r, &ws::Runner::shfl_long_long, &ws::Runner::shfl_up_long_long,
+                          &ws::Runner::shfl_down_long_long, &ws::Runner::shfl_xor_long_long);
+  set_shuffles<unsigned long long>(
+      r, &ws::Runner::shfl_unsigned_long_long, &ws::Runner::shfl_up_unsigned_long_long,
+      &ws::Runner::shfl_down_unsigned_long_long, &ws::Runner::shfl_xor_unsigned_long_long);
+  set_shuffles<double>(r, &ws::Runner::shfl_double, &ws::Runner::shfl_up_double,
+                       &ws::Runner::shfl_down_double, &ws::Runner::shfl_xor_double);
   return r.run(std::cout) == 0 ? 0 : 3;
 }

@@ -165,6 +165,62 @@ std::string message_of(const std::string& vfile, const std::string& rfile) {
   return "(no error)";
 }
 
+// The 64-bit shuffle overloads: expectations and results carry d whole, the reader takes 64 bits
+// for them alone, and a wrong high word is a d mismatch like any other, shown whole.
+TEST(Check, A64BitShufflesHighWordIsComparedLikeAnyOtherD) {
+  Suite s;
+  Vector v;
+  v.id = 1;
+  v.source = "intrinsic";
+  v.instr = std::get<spec::ParsedInstr>(
+      spec::parse_instruction("__shfl_xor_sync(m, (unsigned long long)a, 1)"));
+  ASSERT_TRUE(v.instr.instr.wide);
+  v.rounds.resize(1);
+  auto& w = v.rounds[0].warp;
+  w = model::make_warp(0xffffffffu);
+  // The low word is the same on every lane: only the high word names the lane.
+  for (unsigned i = 0; i < 32; ++i) w.a[i] = uint64_t{0x5a000000u + i} << 32 | 0x0badf00du;
+  s.vectors = {v};
+  const auto vfile = file_of(s);
+  EXPECT_NE(vfile.find("\"0x5a0000010badf00d\""), std::string::npos) << vfile;  // lane 0's d
+  const auto good =
+      results_of(s, [&](const Vector& x) { return as_observed(expected(x, s.target, s.ptx)); });
+  EXPECT_NE(good.find("\"0x5a0000000badf00d\""), std::string::npos) << good;  // lane 1's d
+  EXPECT_EQ(run_check(vfile, good).mismatches, 0u);
+  // Lane 3 keeps its own high word: a d mismatch on that lane alone, both words in its table.
+  const auto bad = results_of(s, [&](const Vector& x) {
+    auto o = as_observed(expected(x, s.target, s.ptx));
+    o[0].d_hi[3] = 0x5a000003u;
+    return o;
+  });
+  const auto rep = run_check(vfile, bad);
+  ASSERT_EQ(rep.mismatches, 1u);
+  ASSERT_EQ(rep.failures.size(), 1u);
+  const auto& m = rep.failures[0].smallest.at(0).mismatch;
+  EXPECT_EQ(m.kind, Mismatch::Kind::Value);
+  EXPECT_EQ(m.what, "d");
+  EXPECT_EQ(m.lanes, std::vector<unsigned>{3});
+  const auto text = render(rep, 10);
+  EXPECT_NE(text.find("d differs on lanes 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("0x5a0000020badf00d  0x5a0000030badf00d"), std::string::npos) << text;
+  // A results file may give such a d as a whole 64-bit value; every other vector's d has 32 bits.
+  ResultReader reader("r.jsonl");
+  ResultShape wide;
+  wide.widths = {32};
+  wide.d_bits = 64;
+  const auto& r = reader.parse(R"({"id":1,"d":"0x123456789abcdef0"})", 2, wide);
+  EXPECT_EQ(r.rounds[0].d[5], 0x9abcdef0u);
+  EXPECT_EQ(r.rounds[0].d_hi[5], 0x12345678u);
+  ResultShape narrow;
+  narrow.widths = {32};
+  try {
+    reader.parse(R"({"id":1,"d":"0x123456789abcdef0"})", 2, narrow);
+    ADD_FAILURE() << "a 64-bit d read for a 32-bit vector";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a 32-bit value"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Check, BadResultFilesGetOneClearMessage) {
   GenOptions o;
   o.forms = {spec::FormId::VoteBallot, spec::FormId::MatchAnyB32};
