@@ -494,6 +494,24 @@ uint32_t group_mask(Rng& g, uint32_t group, uint32_t exited, std::optional<uint3
 }
 
 /// A safe state for a warp variant; with `two_site`, each mask's lanes come from two branches.
+// Two-branch arrival: each group's lanes reach the instruction from branch 0 or 1 at random,
+// and every group of two or more lanes has one lane on each. False when no group has two lanes.
+bool split_across_sites(Rng& g, WarpRecord& r, const std::vector<uint32_t>& groups) {
+  bool split = false;
+  for (auto grp : groups) {
+    for (unsigned i = 0; i < kW; ++i)
+      if ((grp >> i) & 1u) r.site[i] = g.below(2);
+    if (std::popcount(grp) >= 2) {
+      const unsigned x = g.lane_in(grp);
+      unsigned y = g.lane_in(grp);
+      while (y == x) y = g.lane_in(grp);
+      r.site[x] = 0, r.site[y] = 1;
+      split = true;
+    }
+  }
+  return split;
+}
+
 WarpRecord main_state(Rng& g, const Variant& v, bool two_site) {
   WarpRecord r;
   uint32_t exited = 0, alive = 0;
@@ -525,18 +543,7 @@ WarpRecord main_state(Rng& g, const Variant& v, bool two_site) {
   if (exited) tag += "+exited";
   // Two-branch arrival: lanes of one mask reach the instruction from two different branches.
   if (two_site) {
-    bool split = false;
-    for (auto grp : groups) {
-      for (unsigned i = 0; i < kW; ++i)
-        if ((grp >> i) & 1u) r.site[i] = g.below(2);
-      if (std::popcount(grp) >= 2) {
-        const unsigned x = g.lane_in(grp);
-        unsigned y = g.lane_in(grp);
-        while (y == x) y = g.lane_in(grp);
-        r.site[x] = 0, r.site[y] = 1;
-        split = true;
-      }
-    }
+    const bool split = split_across_sites(g, r, groups);
     if (!split) return main_state(g, v, two_site);  // needs a group of two or more lanes
     tag += "+two-site";
   }
@@ -617,18 +624,7 @@ WarpRecord elect_state(Rng& g, bool two_site) {
   if (two_site) {
     // As for the other forms: lanes of one mask from two branches, the group's lowest lane (the
     // model's leader) on either.
-    bool split = false;
-    for (auto grp : groups) {
-      for (unsigned i = 0; i < kW; ++i)
-        if ((grp >> i) & 1u) r.site[i] = g.below(2);
-      if (std::popcount(grp) >= 2) {
-        const unsigned x = g.lane_in(grp);
-        unsigned y = g.lane_in(grp);
-        while (y == x) y = g.lane_in(grp);
-        r.site[x] = 0, r.site[y] = 1;
-        split = true;
-      }
-    }
+    const bool split = split_across_sites(g, r, groups);
     if (!split) return elect_state(g, two_site);
     tag += "+two-site";
   }
