@@ -50,12 +50,15 @@ cmake --build "$asan" -j "$jobs"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 asan_status=0
-# Left to the main suite: the whole property library, the refutation of every mutant and the
-# second solver's agreement (Z3's and cvc5's work, which is not instrumented), the measurements of
+# Left to the main suite: the whole property library, the refutation of every mutant, the suites
+# generated with Z3's witnesses and the second solver's agreement (Z3's and cvc5's work, which is
+# not instrumented), the measurements of
 # the suite against the bug sets (hundreds of `check` runs whose code the smaller check and
 # diagnosis tests run here), and the nine diagnosis tests that take longest under the sanitizers
 # (over 14 s each there; the twelve others run the same code). They are the longest tests by far.
 slow='PropertyLibrary\.WholeLibrary|Mutants\.EveryMutantThatChangesAValueIsRefutedOverZ3|SecondSolver\.'
+slow+='|Witness\.TheKeptDefaultSuiteIsTheOneGeneratedToday|Coverpoints\.TheDefaultSm90SuiteWithZ3'
+slow+='|Suite\.CoversTheF32FormsOnSm100a'
 slow+='|bugs\.[a-z]+_set_on_the_default_suite|bugs\.EveryBugIsKilledByALargeRandomSuite'
 slow+='|Diagnose\.(APartialLastWarpLeftOutOfTheCount|ExitedLanesReadFromASlotNeverCleared'
 slow+='|APredicateReadAsItsBitZero|WrongSetsThatOtherLanesWouldGive|FailuresOnlyWhereTheSourceIsNegated'
