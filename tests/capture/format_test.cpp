@@ -295,15 +295,21 @@ TEST(CaptureFormat, AMismatchIsReportedWithItsLaneTable) {
   EXPECT_NE(table.find("redux.add"), std::string::npos);
 }
 
-/// shfl.sync.idx on lanes 0-15 (mask 0x0000ffff; lanes 16-31 inactive): each lane reads the next
-/// one within its group, except lane 0, which reads lane 20. The model's answers filled in.
-WarpRecord hand_made_shuffle() {
+/// An empty hand-made record of a variant that writes d and p.
+WarpRecord hand_made_record(VariantId id) {
   WarpRecord r;
-  const Variant& v = variant_info(VariantId::ShflIdx);
+  const Variant& v = variant_info(id);
   r.form = v.form;
   r.instr = v.text;
   r.has_d = r.has_p = true;
   r.tag = "hand-made";
+  return r;
+}
+
+/// shfl.sync.idx on lanes 0-15 (mask 0x0000ffff; lanes 16-31 inactive): each lane reads the next
+/// one within its group, except lane 0, which reads lane 20. The model's answers filled in.
+WarpRecord hand_made_shuffle() {
+  WarpRecord r = hand_made_record(VariantId::ShflIdx);
   for (unsigned i = 0; i < 32; ++i) {
     r.status[i] = i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
     r.mask[i] = i < 16 ? 0x0000ffffu : 0;
@@ -368,12 +374,7 @@ TEST(CaptureFormat, AShuffleDifferingOnlyWhereDIsOpenIsAnObservation) {
 /// elect.sync with two elections side by side: lanes 0-7 pass 0x000000ff, lanes 8-15 pass
 /// 0x0000ff00, the rest sit it out. Each election's leader is set to `first` and `second`.
 WarpRecord hand_made_election(unsigned first, unsigned second) {
-  WarpRecord r;
-  const Variant& v = variant_info(VariantId::ElectSync);
-  r.form = v.form;
-  r.instr = v.text;
-  r.has_d = r.has_p = true;
-  r.tag = "hand-made";
+  WarpRecord r = hand_made_record(VariantId::ElectSync);
   for (unsigned i = 0; i < 32; ++i) {
     r.status[i] = i < 16 ? model::LaneStatus::Executes : model::LaneStatus::Inactive;
     r.mask[i] = i < 8 ? 0x000000ffu : i < 16 ? 0x0000ff00u : 0;
