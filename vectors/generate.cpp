@@ -1,6 +1,8 @@
 #include "vectors/generate.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <optional>
 #include <atomic>
 #include <exception>
 #include <functional>
@@ -452,6 +454,44 @@ void cover_coverpoints(FormId form, const std::vector<Candidate>& pool, std::vec
 
 }  // namespace
 
+namespace {
+
+// The membermasks of two or more lanes over which defined lanes of `v` hold an election.
+std::set<uint32_t> election_masks(const Vector& v, spec::Target t, spec::PtxVersion p) {
+  std::set<uint32_t> out;
+  for (const auto& r : expected(v, t, p))
+    for (std::size_t i = 0; i < r.defined.size(); ++i)
+      if (r.defined[i] && std::popcount(r.choice[i]) >= 2) out.insert(r.choice[i]);
+  return out;
+}
+
+// A membermask must elect the same lane however the instruction is spelled, and `check` compares
+// elections across the whole file: so the suite's `d|p` and `_|p` vectors must elect over one
+// common membermask of two or more lanes. Where the cover left them apart, the first `d|p` vector
+// that holds such an election is added again, spelled `_|p`.
+void share_election_masks(FormId form, std::vector<Vector>& chosen, const GenOptions& opt) {
+  std::set<uint32_t> with_d, without_d;
+  std::optional<Vector> first;
+  for (const auto& v : chosen) {
+    if (v.instr.instr.form != form) continue;
+    const auto masks = election_masks(v, opt.target, opt.ptx);
+    (v.instr.instr.write_d ? with_d : without_d).insert(masks.begin(), masks.end());
+    if (v.instr.instr.write_d && !masks.empty() && !first) first = v;
+  }
+  for (auto m : with_d)
+    if (without_d.count(m)) return;
+  if (!first) return;
+  for (const auto& in : instructions_for(form))
+    if (!in.instr.write_d) {
+      first->instr = in;
+      first->source = "boundary";
+      chosen.push_back(*first);
+      return;
+    }
+}
+
+}  // namespace
+
 Round random_round(const spec::ParsedInstr& in, std::mt19937_64& rng, bool allow_ub) {
   if (!spec::is_warp_form(in.instr.form)) return Round{{}, random_cta(in, rng, allow_ub)};
   return Round{random_warp(in, rng, allow_ub), {}};
@@ -708,6 +748,7 @@ Suite generate(const GenOptions& opt) {
       (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
     }
     cover_coverpoints(form, pool, chosen, chosen_ub, opt);
+    if (spec::has_chosen_leader(form)) share_election_masks(form, chosen, opt);
     if (opt.boundary)
       for (const auto& in : instructions_for(form))
         for (auto& rounds : boundary(in)) extra.push_back(make_vector(in, rounds, "boundary"));
