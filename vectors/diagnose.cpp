@@ -851,7 +851,12 @@ bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
     if (refuses != (m[k].hang || m[k].ub_reported)) return false;
     if (refuses) continue;
     for (std::size_t i = 0; i < e[k].defined.size(); ++i) {
-      if (!e[k].defined[i] || i >= o[k].present.size() || !o[k].present[i]) continue;
+      if (!e[k].defined[i]) continue;
+      // A defined lane with no result is reproduced only by a bug that gives none there either:
+      // an implementation that answers nothing is no catalogued bug.
+      const bool has = i < o[k].present.size() && o[k].present[i];
+      if (has != (i < m[k].present.size() && m[k].present[i])) return false;
+      if (!has) continue;
       // d only where the specification pins it: a shuffle's open d may be anything.
       if (check_d && e[k].d_defined[i] && !same_d(m[k], o[k], i)) return false;
       if (in.instr.write_p && m[k].p[i] != o[k].p[i]) return false;

@@ -552,6 +552,25 @@ TEST(Diagnose, WrongSetsThatOtherLanesWouldGiveAreChargedToWhoTakesPart) {
   EXPECT_NE(render(rep, 50).find("values that other sets of lanes give"), std::string::npos);
 }
 
+TEST(Diagnose, AnImplementationThatGivesNoResultIsNoCataloguedBug) {
+  // Every defined lane of every vector without a result: each form fails by missing results,
+  // and no catalogued bug, all of which answer, is said to be consistent with that.
+  const auto rep = check_impl([](const Vector& v) {
+    auto o = as_observed(expected(v, suite().target, suite().ptx));
+    for (auto& r : o) {
+      std::fill(r.present.begin(), r.present.end(), 0);
+      r.ub_reported = false;
+    }
+    return o;
+  });
+  EXPECT_GT(rep.mismatches, 0u);
+  ASSERT_FALSE(rep.failures.empty());
+  for (const auto& ff : rep.failures)
+    EXPECT_TRUE(ff.diagnosis.mutants.empty()) << spec::form_info(ff.form).name << " is said to "
+                                               << "match " << ff.diagnosis.mutants.size()
+                                               << " catalogued bugs";
+}
+
 TEST(Diagnose, ACataloguedBugIsNotNamedWhenAnotherBugAnswersEveryVectorAlike) {
   // Two groups side by side; the low group holds the smallest value. Every lane using the lowest
   // lane's membermask answers here as a reduction that ignores the membermask does: both give
