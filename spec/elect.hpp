@@ -14,6 +14,15 @@ typename D::W32 lowest_lane(const D& d, const typename D::W32& mask) {
   return acc;
 }
 
+/// `leader` is the number of a lane that `mask` names.
+template <Domain D, int W>
+typename D::B names_a_lane_of(const D& d, const typename D::W32& mask,
+                              const typename D::W32& leader) {
+  auto named = d.lit(false);
+  for (unsigned j = 0; j < W; ++j) named = named || (leader == d.w32(j) && d.bit(mask, j));
+  return named;
+}
+
 /// What the text allows one lane `i` of an election over `mask` to return: d names a lane of
 /// the membermask, and p says whether that lane is `i` itself. That every lane of the election
 /// names the same lane, and that a membermask always elects the same lane, are relations
@@ -21,9 +30,7 @@ typename D::W32 lowest_lane(const D& d, const typename D::W32& mask) {
 template <Domain D, int W>
 typename D::B elect_choice_admissible(const D& d, const typename D::W32& mask, unsigned i,
                                       const typename D::W32& leader, const typename D::B& p) {
-  auto named = d.lit(false);
-  for (unsigned j = 0; j < W; ++j) named = named || (leader == d.w32(j) && d.bit(mask, j));
-  return named && (p == (leader == d.w32(i)));
+  return names_a_lane_of<D, W>(d, mask, leader) && (p == (leader == d.w32(i)));
 }
 
 /// UB for elect.sync: a lane named in the executing lane's membermask does not execute it. The

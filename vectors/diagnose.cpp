@@ -953,18 +953,18 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
       auto m = compare(a.vector, a.expect, a.observed, &leaders);
       // A defined round refused (reported undefined, or never completed) waits for, or rejects,
       // lanes the rule of who takes part does not ask for.
-      if (m.kind == Mismatch::Kind::Ub || m.kind == Mismatch::Kind::Hang) {
+      if (m.kind == Mismatch::Kind::Ub || m.kind == Mismatch::Kind::Hang)
         m.clause = participants_clause(f);
-        if (m.lanes.empty()) m.lanes.push_back(0);  // one answer, the whole round
-      }
       if (m.kind == Mismatch::Kind::Missing || m.kind == Mismatch::Kind::None || !m.clause) continue;
-      dg.failing += m.lanes.size();
+      // A refused round counts as one answer; wrong values, one per lane.
+      const uint64_t n = std::max<std::size_t>(m.lanes.size(), 1);
+      dg.failing += n;
       auto it = std::find_if(dg.clauses.begin(), dg.clauses.end(),
                              [&](const ClauseCharge& c) { return c.clause == *m.clause; });
       if (it == dg.clauses.end())
-        dg.clauses.push_back({*m.clause, "", m.lanes.size(), false, election_failure(*m.clause)});
+        dg.clauses.push_back({*m.clause, "", n, false, election_failure(*m.clause)});
       else
-        it->explained += m.lanes.size();
+        it->explained += n;
     }
     dg.unexplained = 0;
     return dg;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/fast/fast.hpp"
+#include "spec/elect.hpp"
 
 namespace warpspec::vectors {
 
@@ -198,8 +199,7 @@ void expected_fast(const Vector& v, spec::Target target, spec::PtxVersion ptx,
       add_choice(in, r.warp, out[k]);
       out[k].d_hi.clear();
       if (in.wide) {  // the second b32 shuffle, of the high words: its d is the high word
-        const auto words = spec::high_words(model::Concrete{}, r.warp);
-        (void)fast::evaluate_batch(in, std::span(&words, 1), std::span(&lanes, 1), target, ptx);
+        fast::evaluate_high_words(in, r.warp, lanes, target, ptx);
         out[k].d_hi.assign(lanes.d.begin(), lanes.d.end());
       }
     }
@@ -289,7 +289,7 @@ Mismatch compare_election(std::size_t k, const Expected& x, const Observed& y, b
   for (unsigned i = 0; i < n; ++i) {
     if (!x.defined[i]) continue;
     const uint32_t mask = x.choice[i], l = leader[i];
-    const bool in_mask = l < 32 && ((mask >> l) & 1u);
+    const bool in_mask = spec::names_a_lane_of<model::Concrete, spec::kWarpSize>({}, mask, l);
     const auto [at, fresh] = here.emplace(mask, l);
     const auto seen = leaders.find(mask);
     std::optional<spec::ClauseId> broken;
@@ -305,8 +305,9 @@ Mismatch compare_election(std::size_t k, const Expected& x, const Observed& y, b
     if (broken) {
       dm.lanes.push_back(i);
       if (!dm.clause) dm.clause = broken;
-    } else if (check_d && (y.p[i] != 0) != (l == i)) {
-      pm.lanes.push_back(i);
+    } else if (check_d && !spec::elect_choice_admissible<model::Concrete, spec::kWarpSize>(
+                              {}, mask, i, l, y.p[i] != 0)) {
+      pm.lanes.push_back(i);  // the leader is a lane of the mask, so p is what is wrong
     }
   }
   if (!dm.lanes.empty()) return dm;

@@ -108,9 +108,14 @@ model::WarpResult evaluate(const spec::Instr& in, const model::Warp& w, spec::Ta
   WarpLanes lanes, high;
   auto verdict = evaluate_batch(in, std::span(&w, 1), std::span(&lanes, 1), target, ptx);
   if (!in.wide) return to_result(in, lanes, std::move(verdict));
-  const auto words = spec::high_words(model::Concrete{}, w);
-  (void)evaluate_batch(in, std::span(&words, 1), std::span(&high, 1), target, ptx);
+  evaluate_high_words(in, w, high, target, ptx);
   return to_result(in, lanes, std::move(verdict), &high);
+}
+
+void evaluate_high_words(const spec::Instr& in, const model::Warp& w, WarpLanes& out,
+                         spec::Target target, spec::PtxVersion ptx) {
+  const auto words = spec::high_words(model::Concrete{}, w);
+  (void)evaluate_batch(in, std::span(&words, 1), std::span(&out, 1), target, ptx);
 }
 
 model::CtaResult evaluate_cta(const spec::Instr& in, const model::Cta& c, spec::Target target,

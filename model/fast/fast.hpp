@@ -62,6 +62,11 @@ spec::AvailabilityVerdict evaluate_batch(const spec::Instr& in, std::span<const 
                                          std::span<WarpLanes> out, spec::Target target,
                                          spec::PtxVersion ptx, Isa isa);
 
+/// The second shuffle of a 64-bit shuffle overload (Instr::wide): the b32 batch on
+/// spec::high_words(w), whose d is the overload's high word.
+void evaluate_high_words(const spec::Instr& in, const model::Warp& w, WarpLanes& out,
+                         spec::Target target, spec::PtxVersion ptx);
+
 /// Turns a lean result back into the model's answer for the same instruction and target; for a
 /// 64-bit shuffle overload, `high` is the lean result of its second shuffle (its d is d_hi).
 model::WarpResult to_result(const spec::Instr& in, const WarpLanes& lanes,
