@@ -59,6 +59,18 @@ TEST(Mutants, IdxWithoutWrapBreaksReadingLaneBOfEachSegment) {
   expect_refuted_with_replay(prove_named(law_library(m), "shfl.idx_reads_lane_b_of_each_segment"));
 }
 
+// The elect.sync laws admit any leader the text allows, but not these bugs.
+TEST(Mutants, EachLaneElectingItselfBreaksOneLeaderPerMembermask) {
+  auto m = mutants::implementation(MutantId::ElectEachLaneAlone);
+  expect_refuted_with_replay(prove_named(law_library(m), "elect.one_leader_per_membermask"));
+}
+
+TEST(Mutants, POnEveryLaneBreaksTheLeaderBeingALaneOfTheMask) {
+  auto m = mutants::implementation(MutantId::ElectPredOnEveryLane);
+  expect_refuted_with_replay(
+      prove_named(law_library(m), "elect.leader_is_a_lane_of_the_membermask"));
+}
+
 TEST(Mutants, UsingAllOfBBreaksIgnoringItsHighBits) {
   auto m = mutants::implementation(MutantId::ShflBNotMasked);
   expect_refuted_with_replay(
