@@ -423,7 +423,7 @@ void Replayer::add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v,
     row.a = r.pred[th];
     if (!r.exited[th]) {
       row.obs_d = r.d[th];
-      row.model_d = res.outcome.d;
+      row.model_d = res.outcome.d[th];
       row.defined = !res.outcome.any_ub;
       if (row.defined) {
         row.mismatch = row.obs_d != row.model_d;

@@ -55,6 +55,7 @@ enum class VariantId : int {
   BarRedAndNeg,
   BarRedOrIntr,
   BarRedOrNeg,
+  BarArrivePtx,
   Count_
 };
 

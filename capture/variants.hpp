@@ -85,6 +85,7 @@ inline constexpr std::array<Variant, kVariantCount> kVariants = [] {
     {V::BarRedAndNeg, "bar.red.and.pred-neg", F::BarRedAnd, P, "bar.red.and.pred d, 0, !a;", T::Void, true, false, K::Pred},
     {V::BarRedOrIntr, "bar.red.or.pred-syncthreads_or", F::BarRedOr, I, "__syncthreads_or", T::Int, false, false, K::Pred},
     {V::BarRedOrNeg, "bar.red.or.pred-neg", F::BarRedOr, P, "bar.red.or.pred d, 0, !a;", T::Void, true, false, K::Pred},
+    {V::BarArrivePtx, "bar.arrive", F::BarArrive, P, "bar.arrive a, b;", T::Void, false, false, K::None},
   }};
 }();
 // clang-format on

@@ -21,10 +21,23 @@ typename D::W32 loose_d_of(const D& d, const spec::Outcome<D>& o, spec::ClauseId
   return d.w32(0);
 }
 
-/// The instruction variants a form admits that change its meaning: `!a`, and for match.all
-/// whether `p` is written.
+/// The instruction variants a form admits that change its meaning: `!a`, for match.all whether
+/// `p` is written, and for the block barriers how a and b are written (immediate, register or,
+/// for b, absent).
 std::vector<spec::Instr> variants(spec::FormId f) {
   const auto& info = spec::form_info(f);
+  if (!spec::is_warp_form(f)) {
+    std::vector<spec::Instr> r;
+    for (bool neg : info.negatable ? std::vector{false, true} : std::vector{false})
+      for (int shape = 0; shape < 4; ++shape) {
+        auto in = instr(f, neg);
+        in.imm_bar = shape % 2 ? std::nullopt : std::optional<uint32_t>(shape == 0 ? 0u : 3u);
+        in.has_count = shape >= 1 || f == spec::FormId::BarArrive;
+        if (shape == 2) in.imm_count = 64;
+        r.push_back(in);
+      }
+    return r;
+  }
   std::vector<spec::Instr> r{instr(f)};
   if (info.negatable) r.push_back(instr(f, true));
   if (info.optional_p) {
@@ -39,6 +52,10 @@ std::string variant_name(const spec::Instr& in, bool pre_volta) {
   std::string s(spec::form_info(in.form).name);
   if (in.negate) s += " !a";
   if (in.write_p) s += " d|p";
+  if (!spec::is_warp_form(in.form)) {
+    s += in.imm_bar ? " " + std::to_string(*in.imm_bar) : " %bar";
+    if (in.has_count) s += in.imm_count ? ", " + std::to_string(*in.imm_count) : ", %count";
+  }
   if (pre_volta) s += " sm_6x";
   return s;
 }
@@ -139,15 +156,20 @@ std::vector<Property> equivalence_library(std::shared_ptr<const Implementation> 
               auto ref = e.reference_cta(in, e.cta);
               auto got = e.eval_cta(in, e.cta);
               const auto vn = variant_name(in, false);
-              auto ub = got.any_ub == ref.any_ub;
-              for (std::size_t t = 0; t < ref.ub_not_reached.size(); ++t)
-                ub = ub && got.ub_not_reached[t] == ref.ub_not_reached[t];
-              e.claim(vn + ": UB cta.ub.not_reached", ub);
-              auto ex = d.lit(true);
-              for (std::size_t t = 0; t < ref.executes.size(); ++t)
+              e.claim(vn + ": clause lists", d.lit(got.ub.size() == ref.ub.size()));
+              for (std::size_t c = 0; c < ref.ub.size() && c < got.ub.size(); ++c) {
+                auto ub = d.lit(got.ub[c].clause == ref.ub[c].clause);
+                for (std::size_t t = 0; t < ref.ub[c].threads.size(); ++t)
+                  ub = ub && got.ub[c].threads[t] == ref.ub[c].threads[t];
+                e.claim(vn + ": UB " + std::string(spec::clause_info(ref.ub[c].clause).key), ub);
+              }
+              auto ex = d.lit(true), val = d.lit(true);
+              for (std::size_t t = 0; t < ref.executes.size(); ++t) {
                 ex = ex && got.executes[t] == ref.executes[t];
+                val = val && implies(d, ref.defined(t), got.d[t] == ref.d[t]);
+              }
               e.claim(vn + ": executes", ex);
-              e.claim(vn + ": value", implies(d, !ref.any_ub, got.d == ref.d));
+              e.claim(vn + ": value", val);
             }
           },
           candidate));

@@ -42,9 +42,14 @@ std::shared_ptr<const Implementation> fast_implementation() {
                          const spec::CtaState<Z3Domain>& s) {
       auto l = fast::evaluate_cta_words(d, in, s);
       spec::CtaOutcome<Z3Domain> o{l.d, {}, {}, l.any_ub};
-      for (std::size_t t = 0; t < s.arrive.size(); ++t) {
-        o.executes.push_back(d.bit(l.executes[t / 32], static_cast<unsigned>(t % 32)));
-        o.ub_not_reached.push_back(o.executes.back() && l.any_ub);
+      auto bit = [&](const std::vector<z3::expr>& words, std::size_t t) {
+        return d.bit(words[t / 32], static_cast<unsigned>(t % 32));
+      };
+      for (std::size_t t = 0; t < s.arrive.size(); ++t) o.executes.push_back(bit(l.executes, t));
+      for (const auto& [clause, words] : l.ub) {
+        spec::CtaUbTerm<Z3Domain> term{clause, {}};
+        for (std::size_t t = 0; t < s.arrive.size(); ++t) term.threads.push_back(bit(words, t));
+        o.ub.push_back(std::move(term));
       }
       return o;
     };

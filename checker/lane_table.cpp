@@ -156,8 +156,8 @@ std::string format_replay(const Env<model::Concrete>& env) {
         std::string v = !q->outcome.executes[t] ? "-"
                         : f.d_type == spec::ResultType::None
                             ? "ok"
-                            : model::format_result(q->outcome.d, f.d_type);
-        if (q->outcome.ub_not_reached[t]) v += " UB";
+                            : model::format_result(q->outcome.d[t], f.d_type);
+        if (q->outcome.executes[t] && !q->outcome.defined(t)) v += " UB";
         row.push_back(v);
       }
       rows.push_back(std::move(row));
@@ -165,7 +165,8 @@ std::string format_replay(const Env<model::Concrete>& env) {
     out << "block state (" << c.arrive.size() << " threads):\n"
         << model::table(head, rows, "thread");
     for (std::size_t k = 0; k < evals.size(); ++k)
-      if (evals[k]->outcome.any_ub) out << "  " << head[2 + k] << ": cta.ub.not_reached fires\n";
+      for (const auto& f : model::cta_findings(evals[k]->outcome))
+        out << "  " << head[2 + k] << ": " << spec::clause_info(f.clause).key << " fires\n";
   }
   return out.str();
 }

@@ -15,6 +15,7 @@ using Subject = std::shared_ptr<const Implementation>;
 inline spec::Instr instr(FormId form, bool negate = false) {
   spec::Instr in{form};
   in.negate = negate;
+  if (!spec::is_warp_form(form)) in.imm_bar = 0;  // __syncthreads' spelling: barrier 0, no count
   return in;
 }
 

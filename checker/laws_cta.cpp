@@ -1,6 +1,7 @@
-// Laws of the __syncthreads family over a block of kCtaThreads threads: the three reductions
-// against each other, who counts, when the barrier is undefined, and a one-warp block against
-// the warp votes.
+// Laws of the block barriers over a block of kCtaThreads threads: the three reductions against
+// each other, who counts, when the barrier is undefined, a one-warp block against the warp votes,
+// and the named barriers (a barrier number is only a name, a count of the whole block is no
+// count, bar.arrive is bar.sync that does not wait).
 #include "checker/laws.hpp"
 
 namespace warpspec::checker::laws {
@@ -14,6 +15,30 @@ std::vector<typename D::B> arriving(const D& d, const spec::CtaState<D>& s) {
   std::vector<typename D::B> r;
   for (std::size_t t = 0; t < s.arrive.size(); ++t) r.push_back(s.arrive[t] && !s.exited[t]);
   return r;
+}
+
+/// The block as __syncthreads sees it: every thread at one barrier through the instruction
+/// itself (no partner form), whatever the barrier-number and count registers hold.
+template <class D>
+spec::CtaState<D> plain(const D& d, spec::CtaState<D> s) {
+  for (std::size_t t = 0; t < s.partner.size(); ++t) s.partner[t] = d.lit(false);
+  return s;
+}
+
+/// `body(t)` on every thread the outcome executes.
+template <class D, class F>
+typename D::B each(const D& d, const spec::CtaOutcome<D>& o, F&& body) {
+  auto ok = d.lit(true);
+  for (std::size_t t = 0; t < o.executes.size(); ++t) ok = ok && implies(d, o.executes[t], body(t));
+  return ok;
+}
+
+/// `in` with barrier number k and thread count b written as immediates (b = 0: no count).
+inline spec::Instr named(spec::Instr in, uint32_t k, uint32_t b = 0) {
+  in.imm_bar = k;
+  in.has_count = b != 0;
+  if (b) in.imm_count = b;
+  return in;
 }
 
 /// How many threads arrive (and have not exited).
@@ -46,9 +71,12 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
       kUsesCta, [](auto& e) {
         const auto& d = e.d;
         for (bool neg : {false, true}) {
-          auto any = e.eval_cta(instr(FormId::BarRedOr, neg), e.cta);
-          auto count = e.eval_cta(instr(FormId::BarRedPopc, neg), e.cta);
-          e.claim(neg ? "!a" : "a", truthy(d, any.d) == truthy(d, count.d));
+          const auto s = plain(d, e.cta);
+          auto any = e.eval_cta(instr(FormId::BarRedOr, neg), s);
+          auto count = e.eval_cta(instr(FormId::BarRedPopc, neg), s);
+          e.claim(neg ? "!a" : "a", each(d, any, [&](std::size_t t) {
+                    return truthy(d, any.d[t]) == truthy(d, count.d[t]);
+                  }));
         }
       });
 
@@ -57,9 +85,12 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
       "arriving threads.",
       kUsesCta, [](auto& e) {
         const auto& d = e.d;
-        auto all = e.eval_cta(instr(FormId::BarRedAnd), e.cta);
-        auto count = e.eval_cta(instr(FormId::BarRedPopc), e.cta);
-        e.claim("and", truthy(d, all.d) == (count.d == arrivals(d, e.cta)));
+        const auto s = plain(d, e.cta);
+        auto all = e.eval_cta(instr(FormId::BarRedAnd), s);
+        auto count = e.eval_cta(instr(FormId::BarRedPopc), s);
+        e.claim("and", each(d, all, [&](std::size_t t) {
+                  return truthy(d, all.d[t]) == (count.d[t] == arrivals(d, s));
+                }));
       });
 
   add("cta.and_of_negation_is_not_or",
@@ -67,7 +98,9 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
         const auto& d = e.d;
         auto none = e.eval_cta(instr(FormId::BarRedAnd, true), e.cta);
         auto any = e.eval_cta(instr(FormId::BarRedOr), e.cta);
-        e.claim("none", truthy(d, none.d) == !truthy(d, any.d));
+        e.claim("none", each(d, none, [&](std::size_t t) {
+                  return truthy(d, none.d[t]) == !truthy(d, any.d[t]);
+                }));
       });
 
   add("cta.count_of_true_predicates_is_arrivals",
@@ -75,11 +108,13 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
       "arriving threads and __syncthreads_count(!p) is 0.",
       kUsesCta, [](auto& e) {
         const auto& d = e.d;
-        auto t = e.cta;
+        auto t = plain(d, e.cta);
         for (auto& p : t.pred) p = d.w32(1);
         auto pos = e.eval_cta(instr(FormId::BarRedPopc), t);
         auto neg = e.eval_cta(instr(FormId::BarRedPopc, true), t);
-        e.claim("count", pos.d == arrivals(d, t) && neg.d == d.w32(0));
+        e.claim("count", each(d, pos, [&](std::size_t k) {
+                  return pos.d[k] == arrivals(d, t) && neg.d[k] == d.w32(0);
+                }));
       });
 
   add("cta.count_at_most_block_size",
@@ -87,7 +122,8 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
       [](auto& e) {
         const auto& d = e.d;
         auto count = e.eval_cta(instr(FormId::BarRedPopc), e.cta);
-        e.claim("bound", !d.ult(d.w32(static_cast<uint32_t>(e.cta.arrive.size())), count.d));
+        const auto n = d.w32(static_cast<uint32_t>(e.cta.arrive.size()));
+        e.claim("bound", each(d, count, [&](std::size_t t) { return !d.ult(n, count.d[t]); }));
       });
 
   add("cta.and_or_return_predicates", "__syncthreads_and and __syncthreads_or return 0 or 1.",
@@ -97,7 +133,7 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
           for (bool neg : {false, true}) {
             auto o = e.eval_cta(instr(f, neg), e.cta);
             e.claim(std::string(spec::form_info(f).name) + (neg ? " !a" : ""),
-                    d.ult(o.d, d.w32(2)));
+                    each(d, o, [&](std::size_t t) { return d.ult(o.d[t], d.w32(2)); }));
           }
       });
 
@@ -110,11 +146,13 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
         for (std::size_t t = 0; t < e.cta.arrive.size(); ++t)
           missing = missing || (!e.cta.arrive[t] && !e.cta.exited[t]);
         auto here = arriving(d, e.cta);
+        const auto s = plain(d, e.cta);
         for (auto f : cta_forms(false)) {
-          auto o = e.eval_cta(instr(f), e.cta);
+          if (f == FormId::BarArrive) continue;  // takes a count; it never waits for the block
+          auto o = e.eval_cta(instr(f), s);
           auto ok = o.any_ub == missing;
           for (std::size_t t = 0; t < here.size(); ++t)
-            ok = ok && o.ub_not_reached[t] == (here[t] && missing) && o.executes[t] == here[t];
+            ok = ok && o.defined(t) == (here[t] && !missing) && o.executes[t] == here[t];
           e.claim(std::string(spec::form_info(f).name), ok);
         }
       });
@@ -130,7 +168,8 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
           for (bool neg : {false, true}) {
             auto a = e.eval_cta(instr(f, neg), e.cta);
             auto b = e.eval_cta(instr(f, neg), t);
-            e.claim(std::string(spec::form_info(f).name) + (neg ? " !a" : ""), a.d == b.d);
+            e.claim(std::string(spec::form_info(f).name) + (neg ? " !a" : ""),
+                    each(d, a, [&](std::size_t k) { return a.d[k] == b.d[k]; }));
           }
       });
 
@@ -148,6 +187,9 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
           block.arrive.push_back(e.w0.exec[i]);
           block.exited.push_back(e.w0.exited[i]);
           block.pred.push_back(as_word(d, pred(d, e.w0, i)));
+          block.bar.push_back(d.w32(0));
+          block.count.push_back(d.w32(0));
+          block.partner.push_back(d.lit(false));
         }
         auto any = e.eval(instr(FormId::VoteAny), e.w0);
         auto all = e.eval(instr(FormId::VoteAll), e.w0);
@@ -158,8 +200,68 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
         e.claim_lanes("block", [&](unsigned i) {
           return implies(
               d, any.executes[i],
-              any.d[i] == bor.d && all.d[i] == band.d && d.popcount(bal.d[i]) == bcount.d);
+              any.d[i] == bor.d[i] && all.d[i] == band.d[i] &&
+                  d.popcount(bal.d[i]) == bcount.d[i]);
         });
+      });
+
+  add("cta.barrier_number_is_a_name",
+      "Moving every thread from barrier 0 to barrier 9 changes no block barrier's outcome.",
+      kUsesCta, [](auto& e) {
+        const auto& d = e.d;
+        for (auto f : cta_forms(false))
+          for (uint32_t b : {0u, 64u}) {
+            if (f == FormId::BarArrive && b == 0) continue;
+            auto x = e.eval_cta(named(instr(f), 0, b), e.cta);
+            auto y = e.eval_cta(named(instr(f), 9, b), e.cta);
+            auto same = x.any_ub == y.any_ub;
+            for (std::size_t t = 0; t < x.d.size(); ++t)
+              same = same && x.executes[t] == y.executes[t] && x.d[t] == y.d[t];
+            e.claim(std::string(spec::form_info(f).name) + (b ? ", 64" : ""), same);
+          }
+      });
+
+  add("cta.whole_block_count_is_no_count",
+      "When no thread has exited, a thread count of the whole block (32 per warp) gives the same "
+      "outcome as no count.",
+      kUsesCta, [](auto& e) {
+        const auto& d = e.d;
+        for (const auto& x : e.cta.exited) e.assume(!x);
+        const auto s = plain(d, e.cta);
+        const auto whole = static_cast<uint32_t>(32 * ((s.arrive.size() + 31) / 32));
+        for (auto f : cta_forms(false)) {
+          if (f == FormId::BarArrive) continue;
+          auto x = e.eval_cta(named(instr(f), 2), s);
+          auto y = e.eval_cta(named(instr(f), 2, whole), s);
+          auto same = x.any_ub == y.any_ub;
+          for (std::size_t t = 0; t < x.d.size(); ++t)
+            same = same && implies(d, x.defined(t), x.d[t] == y.d[t]);
+          e.claim(std::string(spec::form_info(f).name), same);
+        }
+      });
+
+  add("cta.arrive_is_sync_that_does_not_wait",
+      "bar.arrive a, b and bar.sync a, b execute on the same threads and trip the same UB clauses "
+      "on them, except that bar.arrive is left waiting only where its own warp never gathers.",
+      kUsesCta, [](auto& e) {
+        const auto& d = e.d;
+        const auto s = plain(d, e.cta);
+        auto in = instr(FormId::BarSync);
+        in.has_count = true;  // from the count registers
+        auto ar = in;
+        ar.form = FormId::BarArrive;
+        auto sy = e.eval_cta(in, s);
+        auto av = e.eval_cta(ar, s);
+        auto ok = d.lit(sy.ub.size() == av.ub.size());
+        for (std::size_t c = 0; c < sy.ub.size() && c < av.ub.size(); ++c)
+          for (std::size_t t = 0; t < s.arrive.size(); ++t) {
+            const auto& a = av.ub[c].threads[t];
+            const auto& b = sy.ub[c].threads[t];
+            ok = ok && (sy.ub[c].clause == spec::ClauseId::CtaUbNotReached ? implies(d, a, b) : a == b);
+          }
+        for (std::size_t t = 0; t < s.arrive.size(); ++t)
+          ok = ok && sy.executes[t] == av.executes[t] && av.d[t] == d.w32(0);
+        e.claim("same threads, same UB", ok);
       });
 }
 

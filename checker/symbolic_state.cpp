@@ -41,6 +41,9 @@ SymCta make_sym_cta(const Z3Domain& d, const std::string& prefix, unsigned threa
     s.arrive.push_back(c.bool_const(field(prefix, "arrive", t).c_str()));
     s.exited.push_back(c.bool_const(field(prefix, "exited", t).c_str()));
     s.pred.push_back(c.bv_const(field(prefix, "pred", t).c_str(), 32));
+    s.bar.push_back(c.bv_const(field(prefix, "bar", t).c_str(), 32));
+    s.count.push_back(c.bv_const(field(prefix, "count", t).c_str(), 32));
+    s.partner.push_back(c.bool_const(field(prefix, "partner", t).c_str()));
   }
   return s;
 }
@@ -77,6 +80,9 @@ model::Cta concretize(const z3::model& m, const SymCta& c) {
     v.arrive.push_back(model_bool(m, c.arrive[t]));
     v.exited.push_back(model_bool(m, c.exited[t]));
     v.pred.push_back(static_cast<uint32_t>(model_word(m, c.pred[t])));
+    v.bar.push_back(static_cast<uint32_t>(model_word(m, c.bar[t])));
+    v.count.push_back(static_cast<uint32_t>(model_word(m, c.count[t])));
+    v.partner.push_back(model_bool(m, c.partner[t]));
   }
   return v;
 }

@@ -396,40 +396,60 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
     q.push_back(out.any_ub);
     model::write_output(opt.smt2_path, to_smt2(ctx, q));
   }
-  ClauseAnswer a;
-  a.clause = spec::ClauseId::CtaUbNotReached;
-  auto can = check(ctx, h && out.any_ub, opt.timeout_ms);
-  auto none = check(ctx, h && !out.any_ub, opt.timeout_ms);
-  if (can.unsat())
-    a.verdict = Possibility::Cannot;
-  else if (can.sat())
-    a.verdict = none.unsat() ? Possibility::Must
-                : none.sat() ? Possibility::Can
-                             : Possibility::Unknown;
-  else
-    a.reason = can.reason;
-  if (can.sat()) {
-    // The block rule fires on a missing thread even when no thread arrives.
-    auto [m, least] = smallest(ctx, d, h && out.any_ub, count, *can.model, opt.timeout_ms, 0);
-    auto wit = concretize(m, s);
-    if (model::evaluate_cta(in, wit).ub.empty())
-      throw std::runtime_error(
-          "the witness for cta.ub.not_reached does not fire when replayed "
-          "through the concrete model");
-    a.cta_witness = wit;
-    a.smallest = least;
-    a.witness_executing = static_cast<unsigned>(m.eval(count, true).get_numeral_uint64());
+  // One answer per UB clause of the form, each witness the fewest arriving threads that let it
+  // fire, replayed through the model; then the whole call.
+  for (const auto& term : out.ub) {
+    ClauseAnswer a;
+    a.clause = term.clause;
+    auto fires = d.lit(false);
+    for (const auto& x : term.threads) fires = fires || x;
+    auto can = check(ctx, h && fires, opt.timeout_ms);
+    auto never = check(ctx, h && !fires, opt.timeout_ms);
+    if (can.unsat())
+      a.verdict = Possibility::Cannot;
+    else if (can.sat())
+      a.verdict = never.unsat() ? Possibility::Must
+                  : never.sat() ? Possibility::Can
+                                : Possibility::Unknown;
+    else
+      a.reason = can.reason;
+    if (can.sat()) {
+      auto [m, least] = smallest(ctx, d, h && fires, count, *can.model, opt.timeout_ms, 0);
+      auto wit = concretize(m, s);
+      bool replayed = false;
+      for (const auto& f : model::evaluate_cta(in, wit).ub) replayed = replayed || f.clause == a.clause;
+      if (!replayed)
+        throw std::runtime_error("the witness for " + std::string(spec::clause_info(a.clause).key) +
+                                 " does not fire when replayed through the concrete model");
+      a.cta_witness = wit;
+      a.smallest = least;
+      a.witness_executing = static_cast<unsigned>(m.eval(count, true).get_numeral_uint64());
+    }
+    rep.clauses.push_back(std::move(a));
   }
-  rep.clauses.push_back(a);
-  rep.any_ub = a.verdict;
-  if (none.answer != Answer::Sat) return;
-  auto ex = concretize(*none.model, s);
-  if (!model::evaluate_cta(in, ex).ub.empty())
-    throw std::runtime_error("the UB-free example does not replay free of UB through the model");
-  rep.free_cta_example = ex;
-  rep.free_condition = {"every thread of the block that has not exited reaches the barrier"};
+  ClauseAnswer whole;
+  {
+    auto can = check(ctx, h && out.any_ub, opt.timeout_ms);
+    auto none = check(ctx, h && !out.any_ub, opt.timeout_ms);
+    whole.verdict = can.unsat()   ? Possibility::Cannot
+                    : !can.sat()  ? Possibility::Unknown
+                    : none.unsat() ? Possibility::Must
+                    : none.sat()   ? Possibility::Can
+                                   : Possibility::Unknown;
+    rep.any_ub = whole.verdict;
+    if (none.answer == Answer::Sat) {
+      auto ex = concretize(*none.model, s);
+      if (!model::evaluate_cta(in, ex).ub.empty())
+        throw std::runtime_error("the UB-free example does not replay free of UB through the model");
+      rep.free_cta_example = ex;
+    }
+  }
+  if (in.has_count || !in.imm_bar) return;  // the plain spelling alone has a one-line condition
+  rep.free_condition = {"every thread of the block that has not exited reaches the barrier, "
+                        "through the instruction itself (no bar.arrive at the same barrier)"};
   auto all_reach = d.lit(true);
-  for (unsigned t = 0; t < n; ++t) all_reach = all_reach && (s.arrive[t] || s.exited[t]);
+  for (unsigned t = 0; t < n; ++t)
+    all_reach = all_reach && (s.arrive[t] || s.exited[t]) && (!s.partner[t] || s.exited[t]);
   rep.condition_checked = check(ctx, h && (all_reach != !out.any_ub), opt.timeout_ms).unsat();
 }
 

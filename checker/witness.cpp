@@ -120,14 +120,17 @@ std::vector<Goal> cta_goals(const Z3Domain& d, const spec::ParsedInstr& pin,
   const bool has_d = f.d_type != spec::ResultType::None && in.write_d;
   auto kill = [&](const spec::CtaOutcome<Z3Domain>& ref, const vectors::CtaAnswer<Z3Domain>& o) {
     auto diff = o.ub;
-    if (has_d) diff = diff || (arriving_any(d, ref) && o.d != ref.d);
+    if (has_d)
+      for (std::size_t t = 0; t < ref.d.size(); ++t)
+        diff = diff || (ref.executes[t] && o.d[t] != ref.d[t]);
     return !ref.any_ub && diff;
   };
   for (const auto& t : want) {
     if (t.first == 1) {
-      // The block barriers have one UB clause: a thread that neither arrives nor has exited.
-      if (static_cast<spec::ClauseId>(t.second) == spec::ClauseId::CtaUbNotReached)
-        goals.push_back({t, r1.any_ub, true, 1});
+      // A UB clause: some thread on which it fires.
+      for (const auto& u : r1.ub)
+        if (u.clause == static_cast<spec::ClauseId>(t.second))
+          goals.push_back({t, any_of(d, u.threads), true, 1});
       continue;
     }
     const auto m = static_cast<M>(t.second);

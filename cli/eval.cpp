@@ -104,8 +104,17 @@ const bool eval_registered = add_command(
                       "Shuffles: per-lane c (segment mask in bits 12:8, clamp in 4:0) when c is a "
                       "register; 0x1f is the whole warp for .down/.bfly/.idx, 0 for .up");
        sub.add_option("--threads", o->flags.threads,
-                      "Block size for __syncthreads* forms (default 32)")
+                      "Block size for the block barriers (default 32)")
            ->check(CLI::Range(1, 1024));
+       sub.add_option("--bar", o->flags.bar,
+                      "Block barriers: per-thread barrier number a when a is a register, list "
+                      "syntax as --a ('1*64,2*')");
+       sub.add_option("--count", o->flags.count,
+                      "Block barriers: per-thread thread count b when b is a register");
+       sub.add_option("--partner", o->flags.partner,
+                      "Block barriers: threads that reach the barrier through the partner form "
+                      "(bar.arrive beside bar.sync, bar.sync beside bar.arrive or bar.red), same "
+                      "syntax as --exited");
        sub.add_option("--state", o->state_file,
                       "Read the state from a JSON file (docs/json-schema.md)");
        sub.add_option("--target", o->target, "Target architecture (default sm_90)");
@@ -120,6 +129,8 @@ const bool eval_registered = add_command(
            "  warpspec eval 'vote.sync.ballot.b32 d, !p, m;' --a '1,0*' --mask 0x0000ffff --exited "
            "16-31\n"
            "  warpspec eval '__syncthreads_count(p)' --threads 64 --a '1*10,0*' --exited 60-63\n"
+           "  warpspec eval 'bar.sync 1, 128;' --threads 256 --inactive 128-255 --partner 0-63   "
+           "(warps 0-1 arrive with bar.arrive 1, 128)\n"
            "  warpspec eval 'activemask.b32 d;' --inactive 8-11 --sites '0*16,1*'   (no mask: "
            "--sites says who runs it together)\n"
            "  warpspec eval 'shfl.sync.idx.b32 d|p, a, 5, 0x181f, 0xffffffff;' --a '0x100*8,0x200*' "

@@ -39,10 +39,36 @@ Warp make_warp(uint32_t mask) {
 
 Cta make_cta(std::size_t n) {
   Cta c;
-  c.arrive.assign(n, true);
-  c.exited.assign(n, false);
-  c.pred.assign(n, 0);
+  resize_cta(c, n);
   return c;
+}
+
+void resize_cta(Cta& c, std::size_t n, uint32_t pred) {
+  c.arrive.resize(n, true);
+  c.exited.resize(n, false);
+  c.pred.resize(n, pred);
+  c.bar.resize(n, 0);
+  c.count.resize(n, 0);
+  c.partner.resize(n, false);
+}
+
+void check_cta_shape(const Cta& c) {
+  const auto n = c.arrive.size();
+  if (n == 0 || n > kMaxCtaThreads || c.exited.size() != n || c.pred.size() != n ||
+      c.bar.size() != n || c.count.size() != n || c.partner.size() != n)
+    throw std::invalid_argument(
+        "a block holds 1 to 1024 threads, each with arrive/exited/pred/bar/count/partner");
+}
+
+std::vector<CtaFinding> cta_findings(const spec::CtaOutcome<Concrete>& o) {
+  std::vector<CtaFinding> out;
+  for (const auto& term : o.ub) {
+    CtaFinding fnd{term.clause, {}};
+    for (unsigned t = 0; t < term.threads.size(); ++t)
+      if (term.threads[t]) fnd.threads.push_back(t);
+    if (!fnd.threads.empty()) out.push_back(std::move(fnd));
+  }
+  return out;
 }
 
 WarpResult evaluate(const spec::Instr& in, const Warp& w, spec::Target target,
@@ -64,17 +90,10 @@ CtaResult evaluate_cta(const spec::Instr& in, const Cta& c, spec::Target target,
   const auto& f = spec::form_info(in.form);
   if (spec::is_warp_form(in.form))
     throw std::invalid_argument(std::string(f.name) + " is a warp form: use evaluate");
-  if (c.arrive.size() != c.exited.size() || c.arrive.size() != c.pred.size() || c.arrive.empty() ||
-      c.arrive.size() > kMaxCtaThreads)
-    throw std::invalid_argument("a block holds 1 to 1024 threads, each with arrive/exited/pred");
+  check_cta_shape(c);
   CtaResult r{
       in, spec::eval_cta(Concrete{}, in, c), {}, spec::check_availability(f.avail, target, ptx)};
-  if (r.outcome.any_ub) {
-    CtaFinding fnd{spec::ClauseId::CtaUbNotReached, {}};
-    for (unsigned t = 0; t < c.arrive.size(); ++t)
-      if (r.outcome.ub_not_reached[t]) fnd.threads.push_back(t);
-    r.ub.push_back(std::move(fnd));
-  }
+  r.ub = cta_findings(r.outcome);
   return r;
 }
 

@@ -33,6 +33,10 @@ Warp make_warp(uint32_t mask = 0xffffffffu);
 /// A block of `n` threads that all reach the barrier with predicate 0.
 Cta make_cta(std::size_t n);
 
+/// Grows or shrinks `c` to `n` threads; new threads arrive at barrier 0 through the instruction
+/// itself, with predicate `pred` and count 0.
+void resize_cta(Cta& c, std::size_t n, uint32_t pred = 0);
+
 /// A UB clause that fires, with the lanes it fires on (never zero).
 struct UbFinding {
   spec::ClauseId clause;
@@ -75,6 +79,12 @@ struct CtaResult {
 WarpResult evaluate(const spec::Instr& in, const Warp& w,
                     spec::Target target = spec::kDefaultTarget,
                     spec::PtxVersion ptx = spec::kLatestPtx);
+
+/// Throws std::invalid_argument unless `c` holds 1 to 1024 threads with every field filled.
+void check_cta_shape(const Cta& c);
+
+/// The UB findings of a block barrier's outcome: each clause that fires, with its threads.
+std::vector<CtaFinding> cta_findings(const spec::CtaOutcome<Concrete>& o);
 
 /// Evaluates a block-wide barrier form (bar.sync, bar.red.*) on `c`.
 CtaResult evaluate_cta(const spec::Instr& in, const Cta& c,

@@ -200,6 +200,11 @@ std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, b
   std::vector<std::string> head{"status"};
   const bool pred = f.a_type != spec::OperandType::None;
   if (pred) head.push_back("a");
+  const bool bar_reg = !in.imm_bar, count_reg = in.has_count && !in.imm_count;
+  const bool partners = std::find(c.partner.begin(), c.partner.end(), true) != c.partner.end();
+  if (bar_reg) head.push_back("bar");
+  if (count_reg) head.push_back("count");
+  if (partners) head.push_back("via");
   if (r) {
     if (f.d_type != spec::ResultType::None) head.push_back("d");
     head.push_back("defined");
@@ -211,11 +216,14 @@ std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, b
                             : LaneStatus::Inactive;
     std::vector<std::string> row{std::string(status_name(st))};
     if (pred) row.push_back(std::to_string(static_cast<int32_t>(c.pred[t])));
+    if (bar_reg) row.push_back(std::to_string(c.bar[t]));
+    if (count_reg) row.push_back(std::to_string(c.count[t]));
+    if (partners) row.push_back(std::string(c.partner[t] ? spec::partner_name(in.form) : "-"));
     if (r) {
       const bool here = r->outcome.executes[t];
       if (f.d_type != spec::ResultType::None)
-        row.push_back(here ? format_result(r->outcome.d, f.d_type) : "-");
-      row.push_back(!here ? "-" : r->outcome.ub_not_reached[t] ? "NO (UB)" : "yes");
+        row.push_back(here ? format_result(r->outcome.d[t], f.d_type) : "-");
+      row.push_back(!here ? "-" : r->outcome.defined(t) ? "yes" : "NO (UB)");
     }
     rows.push_back(std::move(row));
   }
@@ -340,10 +348,13 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Cta& c, const CtaRe
     if (f.a_type != spec::OperandType::None) o["a"] = static_cast<int32_t>(c.pred[t]);
     const bool here = r.outcome.executes[t];
     if (f.d_type != spec::ResultType::None)
-      o["d"] = here ? (f.d_type == spec::ResultType::Pred ? nlohmann::json(r.outcome.d != 0)
-                                                          : nlohmann::json(r.outcome.d))
+      o["d"] = here ? (f.d_type == spec::ResultType::Pred ? nlohmann::json(r.outcome.d[t] != 0)
+                                                          : nlohmann::json(r.outcome.d[t]))
                     : nlohmann::json(nullptr);
-    o["defined"] = here && !r.outcome.ub_not_reached[t];
+    if (!p.instr.imm_bar) o["bar"] = c.bar[t];
+    if (p.instr.has_count && !p.instr.imm_count) o["count"] = c.count[t];
+    if (c.partner[t]) o["via"] = spec::partner_name(p.instr.form);
+    o["defined"] = r.outcome.defined(t);
     threads.push_back(std::move(o));
   }
   j["threads"] = std::move(threads);

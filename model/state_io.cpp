@@ -313,6 +313,28 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   return w;
 }
 
+namespace {
+// A block barrier's register operand (a or b) per thread from its flag, or the flag refused when
+// the instruction writes the operand as an immediate or not at all.
+void fill_thread_operand(const std::string& flag, const std::string& what, bool is_register,
+                         const std::string& reg, const std::string& list, std::size_t n,
+                         std::vector<uint32_t>& out) {
+  if (!is_register) {
+    if (!list.empty())
+      usage(flag + ": the instruction writes " + what + " as an immediate or not at all; " + flag +
+            " applies only when it is a register");
+    return;
+  }
+  if (list.empty())
+    usage("the operand " + what + " '" + reg + "' is a register: give its values with " + flag +
+          " (one value for all threads, or a list such as '1*64,2*')");
+  auto vs = expand_list(list, n, flag);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = static_cast<uint32_t>(
+        value_or_throw(vs[i], kMaskSyntax, flag + " thread " + std::to_string(i), false));
+}
+}  // namespace
+
 Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   const std::size_t n = f.threads ? f.threads : 32;
   if (n > kMaxCtaThreads) usage("--threads: a block holds at most 1024 threads");
@@ -323,6 +345,14 @@ Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
     c.arrive[i] = s == LaneStatus::Executes;
     c.exited[i] = s == LaneStatus::Exited;
   });
+  fill_thread_operand("--bar", "a (the barrier number)", !p.instr.imm_bar, p.bar_register, f.bar,
+                      n, c.bar);
+  fill_thread_operand("--count", "b (the thread count)", p.instr.has_count && !p.instr.imm_count,
+                      p.count_register, f.count, n, c.count);
+  if (!f.partner.empty()) {
+    auto ps = parse_lane_set(f.partner, n, "--partner");
+    for (std::size_t i = 0; i < n; ++i) c.partner[i] = ps[i];
+  }
   const auto syn = spec::value_syntax(p);
   if (syn.none) {
     if (!f.a.empty()) usage("--a: " + p.text + " takes no predicate");
@@ -442,6 +472,29 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     if (!syn.none)
       c.pred[i] = static_cast<uint32_t>(value_or_throw(
           json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a", true));
+    auto reg = [&](const char* key, bool wanted, std::vector<uint32_t>& out) {
+      if (!t.contains(key)) {
+        if (wanted)
+          throw InputError(where + ": missing \"" + key + "\" (the instruction reads it from a "
+                           "register)", true);
+        return;
+      }
+      if (!wanted)
+        throw InputError(where + ": \"" + key + "\" is given, but the instruction does not read "
+                         "it from a register", true);
+      out[i] = static_cast<uint32_t>(value_or_throw(json_value_text(t[key], where + "." + key),
+                                                    kMaskSyntax, where + "." + key, true));
+    };
+    reg("bar", !p.instr.imm_bar, c.bar);
+    reg("count", p.instr.has_count && !p.instr.imm_count, c.count);
+    if (t.contains("via")) {
+      const auto& v = t["via"];
+      const std::string own(spec::form_info(p.instr.form).name);
+      const std::string other(spec::partner_name(p.instr.form));
+      if (!v.is_string() || (v != own && v != other))
+        throw InputError(where + ".via: expected \"" + own + "\" or \"" + other + "\"", true);
+      c.partner[i] = v == other;
+    }
   }
   return c;
 }

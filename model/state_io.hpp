@@ -46,6 +46,9 @@ struct StateFlags {
   std::string b;            ///< shuffles: per-lane b (list syntax) when b is a register
   std::string c;            ///< shuffles: per-lane c (list syntax) when c is a register
   std::size_t threads = 0;  ///< block size for the block barriers (0: 32)
+  std::string bar;          ///< block barriers: per-thread a (list syntax) when a is a register
+  std::string count;        ///< block barriers: per-thread b (list syntax) when b is a register
+  std::string partner;      ///< block barriers: threads that use the partner form (lane set)
 };
 
 /// Builds a warp from flags for instruction `p`. Throws InputError (data = false).

@@ -56,6 +56,15 @@ enum class ClauseId : uint8_t {
   CtaAnd,
   CtaOr,
   CtaUbNotReached,
+  CtaNamed,
+  CtaArrive,
+  CtaUbBarrierRange,
+  CtaUbCountNotWarpMultiple,
+  CtaUbCountZero,
+  CtaUbCountUnreachable,
+  CtaUbCountMixed,
+  CtaUbRedMixed,
+  CtaUbRedPhases,
   ActivemaskParticipants,
   ActivemaskResult,
   ShflParticipants,
@@ -98,6 +107,7 @@ inline constexpr std::string_view kSrcVote = "PTX ISA 9.7.13.9 (vote.sync)";
 inline constexpr std::string_view kSrcRedux = "PTX ISA 9.7.13.12 (redux.sync)";
 inline constexpr std::string_view kSrcSync =
     "CUDA C++ Programming Guide 10.6 (Synchronization Functions)";
+inline constexpr std::string_view kSrcBar = "PTX ISA 9.7.13.1 (bar, barrier)";
 inline constexpr std::string_view kSrcActivemask = "PTX ISA 9.7.13.11 (activemask)";
 inline constexpr std::string_view kSrcShfl = "PTX ISA 9.7.9.6 (shfl.sync)";
 inline constexpr std::string_view kSrcElect = "PTX ISA 9.7.13 (elect.sync)";
@@ -200,8 +210,8 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      kSrcSync},
 
     {ClauseId::CtaParticipants, "cta.participants", ClauseKind::Semantic,
-     "The block-wide reductions range over the threads that reach the barrier; exited threads "
-     "count for nothing.",
+     "A block barrier's reduction ranges over the threads that reach the same barrier number; "
+     "exited threads count for nothing.",
      kSrcSync},
     {ClauseId::CtaCount, "cta.count", ClauseKind::Semantic,
      "__syncthreads_count returns how many taking-part threads passed a non-zero predicate.",
@@ -215,9 +225,40 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "predicate.",
      kSrcSync},
     {ClauseId::CtaUbNotReached, "cta.ub.not_reached", ClauseKind::Undefined,
-     "UB (a hang, in practice) when some non-exited thread of the block does not reach the "
-     "barrier.",
-     kSrcSync},
+     "UB (a hang, in practice) when a waiting thread's barrier never completes: a non-exited "
+     "thread of its warp is elsewhere, or the warps that arrive do not fill the thread count "
+     "(without a count: some non-exited thread of the block is elsewhere).",
+     kSrcBar},
+    {ClauseId::CtaNamed, "cta.named", ClauseKind::Semantic,
+     "Each block has barriers 0-15; a warp arrives at barrier a once all its non-exited threads "
+     "have; with a thread count b the barrier completes each time b/32 warps have arrived, "
+     "without one once every warp with a non-exited thread has; threads elsewhere take no part.",
+     kSrcBar},
+    {ClauseId::CtaArrive, "cta.arrive", ClauseKind::Semantic,
+     "bar.arrive marks its warp's arrival and goes on: it waits for no other warp and receives "
+     "no value; its arrival counts towards the barrier's thread count.",
+     kSrcBar},
+    {ClauseId::CtaUbBarrierRange, "cta.ub.barrier_range", ClauseKind::Undefined,
+     "UB when the barrier number a is above 15.", kSrcBar},
+    {ClauseId::CtaUbCountNotWarpMultiple, "cta.ub.count_not_warp_multiple", ClauseKind::Undefined,
+     "UB when a thread count b is not a multiple of the warp size (32).", kSrcBar},
+    {ClauseId::CtaUbCountZero, "cta.ub.count_zero", ClauseKind::Undefined,
+     "UB when bar.arrive gives a thread count of zero (stated), or bar.sync/bar.red does (our "
+     "reading: a count of no threads, while the caller itself takes part).",
+     kSrcBar},
+    {ClauseId::CtaUbCountUnreachable, "cta.ub.count_unreachable", ClauseKind::Undefined,
+     "UB when a thread count is larger than the block's warps can ever supply (32 per warp).",
+     kSrcBar},
+    {ClauseId::CtaUbCountMixed, "cta.ub.count_mixed", ClauseKind::Undefined,
+     "UB when threads at one barrier give different thread counts (the text allows mixing "
+     "forms only with the same barrier number and count).",
+     kSrcBar},
+    {ClauseId::CtaUbRedMixed, "cta.ub.red_mixed", ClauseKind::Undefined,
+     "UB when bar.red and bar.sync or bar.arrive meet at the same barrier.", kSrcBar},
+    {ClauseId::CtaUbRedPhases, "cta.ub.red_phases", ClauseKind::Undefined,
+     "UB (our reading) when more warps reach a bar.red than its thread count admits: which warps "
+     "reduce together is then the scheduler's choice, so no value is pinned down.",
+     kSrcBar},
 
     {ClauseId::ActivemaskParticipants, "activemask.participants", ClauseKind::Semantic,
      "Only lanes executing this instance of the instruction (the same call site) are set; exited "
@@ -334,6 +375,7 @@ enum class FormId : uint8_t {
   BarRedPopc,
   BarRedAnd,
   BarRedOr,
+  BarArrive,
   Activemask,
   ShflUp,
   ShflDown,
@@ -398,6 +440,13 @@ inline constexpr ClauseId kSyncwarpUb[] = {
     ClauseId::SyncwarpUbSelfNotInMask, ClauseId::SyncwarpUbPeerAbsent,
     ClauseId::SyncwarpUbMaskMismatch, ClauseId::SyncwarpUbSm6xConvergence};
 
+/// The block barriers' UB clauses, in the order spec::eval_cta reports them; each form lists the
+/// ones that can fire for it, in this order.
+inline constexpr ClauseId kCtaUb[] = {
+    ClauseId::CtaUbNotReached,       ClauseId::CtaUbBarrierRange,    ClauseId::CtaUbCountNotWarpMultiple,
+    ClauseId::CtaUbCountZero,        ClauseId::CtaUbCountUnreachable, ClauseId::CtaUbCountMixed,
+    ClauseId::CtaUbRedMixed,         ClauseId::CtaUbRedPhases};
+
 namespace detail {
 using C = ClauseId;
 // A form's clause list: its own clauses, then its family's UB clauses.
@@ -430,10 +479,18 @@ inline constexpr auto kReduxF32Nan =
 inline constexpr auto kReduxF32AbsNan =
     with_ub({C::ReduxParticipants, C::ReduxF32Abs, C::ReduxF32NanPropagate}, kReduxUb);
 inline constexpr auto kSyncwarp = with_ub({C::SyncwarpExitedOk}, kSyncwarpUb);
-inline constexpr C kBarSync[] = {C::CtaParticipants, C::CtaUbNotReached};
-inline constexpr C kBarPopc[] = {C::CtaParticipants, C::CtaCount, C::CtaUbNotReached};
-inline constexpr C kBarAnd[] = {C::CtaParticipants, C::CtaAnd, C::CtaUbNotReached};
-inline constexpr C kBarOr[] = {C::CtaParticipants, C::CtaOr, C::CtaUbNotReached};
+inline constexpr C kCtaWaitUb[] = {C::CtaUbNotReached,       C::CtaUbBarrierRange,
+                                   C::CtaUbCountNotWarpMultiple, C::CtaUbCountZero,
+                                   C::CtaUbCountUnreachable, C::CtaUbCountMixed};
+inline constexpr C kCtaRedUb[] = {C::CtaUbNotReached,       C::CtaUbBarrierRange,
+                                  C::CtaUbCountNotWarpMultiple, C::CtaUbCountZero,
+                                  C::CtaUbCountUnreachable, C::CtaUbCountMixed,
+                                  C::CtaUbRedMixed,         C::CtaUbRedPhases};
+inline constexpr auto kBarSync = with_ub({C::CtaParticipants, C::CtaNamed, C::CtaArrive}, kCtaWaitUb);
+inline constexpr auto kBarArrive = with_ub({C::CtaParticipants, C::CtaNamed, C::CtaArrive}, kCtaWaitUb);
+inline constexpr auto kBarPopc = with_ub({C::CtaParticipants, C::CtaCount, C::CtaNamed}, kCtaRedUb);
+inline constexpr auto kBarAnd = with_ub({C::CtaParticipants, C::CtaAnd, C::CtaNamed}, kCtaRedUb);
+inline constexpr auto kBarOr = with_ub({C::CtaParticipants, C::CtaOr, C::CtaNamed}, kCtaRedUb);
 inline constexpr C kActivemask[] = {C::ActivemaskParticipants, C::ActivemaskResult};
 inline constexpr auto kShfl = with_ub({C::ShflParticipants, C::ShflSourceLane, C::ShflBound,
                                        C::ShflInRange, C::ShflCopy, C::ShflSourceUndefined},
@@ -488,10 +545,11 @@ inline constexpr std::array<FormInfo, kFormCount> kForms = [] {
     {F::ReduxMaxNanF32, "redux.sync.max.NaN.f32", "d, a, membermask", Fa::Redux, M::Max, O::F32, R::F32, false, false, false, true, kAvReduxF32Q, kReduxF32Nan},
     {F::ReduxMaxAbsNanF32, "redux.sync.max.abs.NaN.f32", "d, a, membermask", Fa::Redux, M::Max, O::F32, R::F32, false, false, true, true, kAvReduxF32Q, kReduxF32AbsNan},
     {F::BarWarpSync, "bar.warp.sync", "membermask", Fa::WarpBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarWarp, kSyncwarp},
-    {F::BarSync, "bar.sync", "0", Fa::CtaBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarSync, kBarSync},
-    {F::BarRedPopc, "bar.red.popc.u32", "d, 0, {!}a", Fa::CtaBarrier, M::Popc, O::Pred, R::U32, true, false, false, false, kAvBarRed, kBarPopc},
-    {F::BarRedAnd, "bar.red.and.pred", "d, 0, {!}a", Fa::CtaBarrier, M::And, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarAnd},
-    {F::BarRedOr, "bar.red.or.pred", "d, 0, {!}a", Fa::CtaBarrier, M::Or, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarOr},
+    {F::BarSync, "bar.sync", "a{, b}", Fa::CtaBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarSync, kBarSync},
+    {F::BarRedPopc, "bar.red.popc.u32", "d, a{, b}, {!}c", Fa::CtaBarrier, M::Popc, O::Pred, R::U32, true, false, false, false, kAvBarRed, kBarPopc},
+    {F::BarRedAnd, "bar.red.and.pred", "d, a{, b}, {!}c", Fa::CtaBarrier, M::And, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarAnd},
+    {F::BarRedOr, "bar.red.or.pred", "d, a{, b}, {!}c", Fa::CtaBarrier, M::Or, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarOr},
+    {F::BarArrive, "bar.arrive", "a, b", Fa::CtaBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarRed, kBarArrive},
     {F::Activemask, "activemask.b32", "d", Fa::Activemask, M::None, O::None, R::Mask32, false, false, false, false, kAvActivemask, kActivemask},
     {F::ShflUp, "shfl.sync.up.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Up, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ShflDown, "shfl.sync.down.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Down, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
@@ -576,6 +634,12 @@ static_assert(ub_lists_agree(), "each warp form's clauses end with its family's 
 /// True for forms evaluated over a warp (everything but the block-wide barriers).
 constexpr bool is_warp_form(FormId id) {
   return form_info(id).family != Family::CtaBarrier;
+}
+
+/// The form a block barrier's partner threads use (CtaState::partner): bar.arrive beside bar.sync,
+/// bar.sync beside bar.arrive and beside bar.red (which must not meet it: cta.ub.red_mixed).
+constexpr std::string_view partner_name(FormId id) {
+  return id == FormId::BarSync ? "bar.arrive" : "bar.sync";
 }
 
 /// True for forms whose lanes pass a membermask (all warp forms but activemask); the catalog's

@@ -106,8 +106,16 @@ std::vector<std::string_view> split_dots(std::string_view s) {
 // continues with, and list the tokens that would have been accepted there.
 FormId match_opcode(std::string_view op, std::size_t col0) {
   std::string norm(op);
-  // Accepted aliases: the .cta scope spelled out on the CTA barriers.
+  // Accepted aliases of the block barriers: barrier{.cta}.op{.aligned} and bar.cta.op. The .cta
+  // scope changes nothing; barrier without .aligned lets a warp's threads reach the barrier from
+  // different instructions, which a single step cannot tell apart (it is the program's matter).
+  if (norm.starts_with("barrier.") && !norm.starts_with("barrier.cluster"))
+    norm = "bar." + norm.substr(8);
   if (norm.starts_with("bar.cta.")) norm = "bar." + norm.substr(8);
+  if (norm.starts_with("bar.")) {
+    const auto at = norm.find(".aligned");
+    if (at != std::string::npos) norm.erase(at, 8);
+  }
   auto toks = split_dots(norm);
   std::size_t best = 0;
   for (const auto& f : kForms) {
@@ -217,6 +225,10 @@ std::string mask_text(const ParsedInstr& p) {
   return word_text(p.instr.imm_mask, p.mask_register);
 }
 
+bool in_form_arrive(FormId id) {
+  return id == FormId::BarArrive;
+}
+
 ParsedInstr parse_ptx(Cursor& c) {
   const auto op_col = c.column();
   auto op = c.word();
@@ -299,10 +311,38 @@ ParsedInstr parse_ptx(Cursor& c) {
         expect_comma(c, "the barrier number");
       }
       const auto bcol = c.column();
-      auto id = c.word();
-      auto v = parse_unsigned(id, 32);
-      if (!v || *v > 15)
-        throw Fail{bcol, "expected a barrier number 0-15, found '" + std::string(id) + "'"};
+      read_word_operand(c, "the barrier number a", "1", out.instr.imm_bar, out.bar_register);
+      if (out.instr.imm_bar && *out.instr.imm_bar > 15)
+        throw Fail{bcol, "expected a barrier number 0-15, found '" +
+                             std::to_string(*out.instr.imm_bar) + "'"};
+      std::string operands = word_text(out.instr.imm_bar, out.bar_register, true);
+      // The thread count b: required for bar.arrive, optional elsewhere (before bar.red's c).
+      const bool arrive = in_form_arrive(f.id);
+      c.skip_space();
+      const bool more = c.peek() == ',';
+      bool count = arrive;
+      if (!arrive && more && f.mode != Mode::None) {
+        // bar.red d, a, b, c or d, a, c: a count is there when two operands follow a.
+        auto save = c.pos;
+        c.eat(',');
+        c.eat('!');
+        (void)c.word();
+        c.skip_space();
+        count = c.peek() == ',';
+        c.pos = save;
+      } else if (!arrive && more) {
+        count = true;
+      }
+      if (count) {
+        expect_comma(c, arrive ? "the thread count b (bar.arrive requires one)" : "the thread count b");
+        const auto ccol = c.column();
+        read_word_operand(c, "the thread count b", "64", out.instr.imm_count, out.count_register);
+        out.instr.has_count = true;
+        if (out.instr.imm_count && *out.instr.imm_count > 1024)
+          throw Fail{ccol, "a thread count names at most 1024 threads, found '" +
+                               std::to_string(*out.instr.imm_count) + "'"};
+        operands += ", " + word_text(out.instr.imm_count, out.count_register, true);
+      }
       if (f.mode != Mode::None) {
         expect_comma(c, "the predicate");
         if (read_negation(c)) {
@@ -310,9 +350,9 @@ ParsedInstr parse_ptx(Cursor& c) {
           neg = "!";
         }
         a = expect_register(c, "the predicate operand");
-        out.text = std::string(f.name) + " " + d + ", " + std::to_string(*v) + ", " + neg + a + ";";
+        out.text = std::string(f.name) + " " + d + ", " + operands + ", " + neg + a + ";";
       } else {
-        out.text = std::string(f.name) + " " + std::to_string(*v) + ";";
+        out.text = std::string(f.name) + " " + operands + ";";
       }
       break;
     }
@@ -444,6 +484,7 @@ ParsedInstr parse_call(Cursor& c) {
   expect_end(c);
   out.instr.form = chosen->form;
   out.instr.wide = is_wide_shuffle(*chosen);
+  if (!is_warp_form(chosen->form)) out.instr.imm_bar = 0;  // __syncthreads*: barrier 0, no count
   out.intrinsic = chosen;
   out.text = std::string(name) + "(" + args + ")";
   return out;

@@ -26,6 +26,8 @@ struct ParsedInstr {
   std::string mask_register;  ///< the membermask's register name when it is not an immediate
   std::string b_register;     ///< shuffles: b's register name when it is not an immediate
   std::string c_register;     ///< shuffles: c's register name when it is not an immediate
+  std::string bar_register;   ///< block barriers: a's register name when it is not an immediate
+  std::string count_register; ///< block barriers: b's register name when it is not an immediate
   std::string text;  ///< canonical spelling, e.g. "vote.sync.ballot.b32 d, !a, 0xffffffff;"
 };
 

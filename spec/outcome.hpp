@@ -57,13 +57,23 @@ struct Outcome {
   }
 };
 
-/// The outcome of one block-wide barrier.
+/// One UB clause of a block barrier and the threads on which it fires.
+template <Domain D>
+struct CtaUbTerm {
+  ClauseId clause;
+  std::vector<typename D::B> threads;
+};
+
+/// The outcome of one block-wide barrier step. UB anywhere makes every thread's result undefined.
 template <Domain D>
 struct CtaOutcome {
-  typename D::W32 d;                          ///< the value every arriving thread receives
-  std::vector<typename D::B> executes;        ///< threads that pass the barrier with a result
-  std::vector<typename D::B> ub_not_reached;  ///< threads whose barrier is undefined (UB)
-  typename D::B any_ub;                       ///< some thread's barrier is undefined
+  std::vector<typename D::W32> d;       ///< per thread: the value its barrier gives (0 if none)
+  std::vector<typename D::B> executes;  ///< threads that execute this instruction
+  std::vector<CtaUbTerm<D>> ub;         ///< one term per UB clause of the form, catalog order
+  typename D::B any_ub;                 ///< some UB clause fires on some thread
+
+  /// The spec pins thread t's result down: it executes and no UB clause fires on any thread.
+  typename D::B defined(std::size_t t) const { return executes[t] && !any_ub; }
 };
 
 }  // namespace warpspec::spec

@@ -1,6 +1,7 @@
 #pragma once
 // One entry point over every warp form: the dispatch reads the catalog's family, never a value.
 #include "spec/activemask.hpp"
+#include "spec/cta.hpp"
 #include "spec/elect.hpp"
 #include "spec/match.hpp"
 #include "spec/redux.hpp"

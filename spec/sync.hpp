@@ -1,5 +1,5 @@
 #pragma once
-// __syncwarp (bar.warp.sync) and the __syncthreads family (bar.sync, bar.red).
+// __syncwarp (bar.warp.sync). The block barriers are in spec/cta.hpp.
 #include "spec/warp_common.hpp"
 
 namespace warpspec::spec {
@@ -24,37 +24,6 @@ Outcome<D, W> eval_syncwarp(const D& d, const Instr& in, const WarpState<D, W>& 
   }
   out.ub.push_back({kSyncwarpUb[3], sm6x});
   return out;
-}
-
-/// CUDA Programming Guide 10.6, __syncthreads{,_count,_and,_or} / PTX bar.sync, bar.red. Every
-/// arriving thread gets the count, AND or OR of the (optionally negated) predicates of the
-/// threads that arrive; exited threads count for nothing. A non-exited thread that does not
-/// arrive makes every arriving thread's barrier undefined.
-template <Domain D>
-CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
-  const FormInfo& f = form_info(in.form);
-  const std::size_t n = s.arrive.size();
-  auto count = d.w32(0);
-  auto all = d.lit(true), any = d.lit(false), missing = d.lit(false);
-  std::vector<typename D::B> executes;
-  for (std::size_t t = 0; t < n; ++t) {
-    auto here = s.arrive[t] && !s.exited[t];
-    auto p = s.pred[t] != d.w32(0);
-    if (in.negate) p = !p;
-    count = count + d.ite(here && p, d.w32(1), d.w32(0));
-    all = all && (!here || p);
-    any = any || (here && p);
-    missing = missing || (!s.arrive[t] && !s.exited[t]);
-    executes.push_back(here);
-  }
-  auto as_word = [&](const typename D::B& b) { return d.ite(b, d.w32(1), d.w32(0)); };
-  typename D::W32 value = d.w32(0);
-  if (f.mode == Mode::Popc) value = count;
-  if (f.mode == Mode::And) value = as_word(all);
-  if (f.mode == Mode::Or) value = as_word(any);
-  std::vector<typename D::B> ub;
-  for (std::size_t t = 0; t < n; ++t) ub.push_back(executes[t] && missing);
-  return {value, std::move(executes), std::move(ub), missing};
 }
 
 }  // namespace warpspec::spec

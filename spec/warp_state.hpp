@@ -48,13 +48,20 @@ struct alignas(std::is_arithmetic_v<typename D::W32> ? 64 : alignof(typename D::
   std::array<typename D::W32, W> c;     ///< shuffles: segment mask c[12:8], clamp c[4:0]
 };
 
-/// A thread block at a `__syncthreads`-family barrier: per thread, whether it reaches the barrier
-/// or has exited, and its predicate (non-zero means true).
+/// A thread block at a block barrier (bar.sync, bar.red, bar.arrive), as one phase of the
+/// barriers it uses: per thread, whether it reaches a barrier in this phase or has exited (neither:
+/// alive but elsewhere), its predicate, the barrier number and thread count it passes when the
+/// instruction takes them from registers, and whether it reaches the barrier through the
+/// instruction's partner form instead of the instruction itself (bar.arrive beside bar.sync or
+/// bar.red, bar.sync beside bar.arrive: the producer/consumer pattern), with the same operands.
 template <Domain D>
 struct CtaState {
-  std::vector<typename D::B> arrive;
-  std::vector<typename D::B> exited;
-  std::vector<typename D::W32> pred;
+  std::vector<typename D::B> arrive;   ///< the thread reaches a barrier instruction
+  std::vector<typename D::B> exited;   ///< the thread has exited (takes precedence)
+  std::vector<typename D::W32> pred;   ///< bar.red's predicate c (non-zero means true)
+  std::vector<typename D::W32> bar;    ///< barrier number a, when a is a register
+  std::vector<typename D::W32> count;  ///< thread count b, when b is a register
+  std::vector<typename D::B> partner;  ///< reaches the barrier through the partner form
 };
 
 /// The instruction instance: a form plus the operand choices that are not part of the state.
@@ -70,6 +77,12 @@ struct Instr {
   /// which runs the form twice, on a's low word and on its high word (spec::eval_shfl_pair);
   /// d then has 64 bits (Outcome::d_hi). Only an intrinsic call sets it.
   bool wide = false;
+  /// Block barriers: the barrier number a written as an immediate (else each thread's
+  /// CtaState::bar), whether the thread count b is written at all, and b as an immediate (else
+  /// each thread's CtaState::count).
+  std::optional<uint32_t> imm_bar{};
+  bool has_count = false;
+  std::optional<uint32_t> imm_count{};
 };
 
 /// Lane i's b as the instruction reads it: the immediate when the text writes one, else the

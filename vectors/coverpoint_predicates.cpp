@@ -940,7 +940,7 @@ bool Reader::block(CoverpointId id) const {
       model::Cta c = v_.rounds[k].cta;
       if (census(c).arrive == 0 || !change(k, c)) continue;
       const auto r = model::evaluate_cta(v_.instr.instr, c, t_, p_);
-      if (r.ub.empty() && r.outcome.d != e_[k].d.front()) return true;
+      if (r.ub.empty() && r.outcome.d != e_[k].d) return true;
     }
     return false;
   };
@@ -981,9 +981,7 @@ bool Reader::block(CoverpointId id) const {
       for (uint32_t phantom : {0u, 1u})
         if (changed_block_differs([&](std::size_t, model::Cta& c) {
               const std::size_t n = c.arrive.size(), full = (n + 31) / 32 * 32;
-              c.arrive.resize(full, true);
-              c.exited.resize(full, false);
-              c.pred.resize(full, phantom);
+              model::resize_cta(c, full, phantom);
               return full > n;
             }))
           return true;
@@ -1061,7 +1059,7 @@ bool Reader::block(CoverpointId id) const {
         model::Cta all = c;
         for (std::size_t t = 0; t < c.arrive.size(); ++t)
           if (c.exited[t]) all.exited[t] = false, all.arrive[t] = true;
-        return model::evaluate_cta(v_.instr.instr, all, t_, p_).outcome.d != e.d.front();
+        return model::evaluate_cta(v_.instr.instr, all, t_, p_).outcome.d != e.d;
       });
     case C::BlockPredNotBool:
       return any_arriving_pred([](uint32_t p) { return p > 1; });
@@ -1072,7 +1070,7 @@ bool Reader::block(CoverpointId id) const {
         if (census(c).arrive == 0) return false;
         model::Cta low = c;
         for (auto& p : low.pred) p &= 0xffu;
-        return model::evaluate_cta(v_.instr.instr, low, t_, p_).outcome.d != e.d.front();
+        return model::evaluate_cta(v_.instr.instr, low, t_, p_).outcome.d != e.d;
       });
     case C::BlockCountAbove255:
       return any_result([](uint32_t d) { return d > 255; });

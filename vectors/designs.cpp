@@ -286,6 +286,90 @@ std::vector<std::vector<Round>> block_designs() {
   return out;
 }
 
+// ---------------------------------------------------------------- named barriers
+
+/// What a warp does at a named barrier.
+enum class Role { Arrive, Partner, Elsewhere, Exited };
+
+/// A warp's part in a named-barrier design: its role, barrier number and count registers, and
+/// threads of it that have exited or stand elsewhere.
+struct WarpPart {
+  Role role = Role::Arrive;
+  uint32_t bar = 1, count = 64;
+  std::vector<unsigned> exited{}, elsewhere{};
+};
+
+model::Cta named_block(std::size_t n, const std::vector<WarpPart>& warps,
+                       const std::function<uint32_t(std::size_t)>& pred) {
+  model::Cta c = model::make_cta(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto& w = warps[std::min(t / 32, warps.size() - 1)];
+    const auto lane = static_cast<unsigned>(t % 32);
+    c.pred[t] = pred(t);
+    c.bar[t] = w.bar;
+    c.count[t] = w.count;
+    c.partner[t] = w.role == Role::Partner;
+    c.arrive[t] = w.role == Role::Arrive || w.role == Role::Partner;
+    c.exited[t] = w.role == Role::Exited;
+    if (std::find(w.exited.begin(), w.exited.end(), lane) != w.exited.end())
+      c.exited[t] = true, c.arrive[t] = false;
+    if (std::find(w.elsewhere.begin(), w.elsewhere.end(), lane) != w.elsewhere.end())
+      c.arrive[t] = false;
+  }
+  return c;
+}
+
+/// Block states for a named barrier (a and b given): a count smaller than the block with the
+/// other warps elsewhere, bar.arrive partners, warps with exited threads that still count whole,
+/// several phases, too few arrivals, a warp that does not gather, two barriers side by side,
+/// and (through the count and number registers) every count and number rule. The instruction's
+/// immediates, when it has them, override the registers: these designs hold count 64 and barrier
+/// 1 there.
+std::vector<std::vector<Round>> named_designs() {
+  using R = Role;
+  const std::function<uint32_t(std::size_t)> preds[] = {
+      [](std::size_t) { return 1u; },
+      [](std::size_t t) { return static_cast<uint32_t>(t % 2); },
+      [](std::size_t t) { return t < 32 ? 0u : 3u; },
+      [](std::size_t) { return 0u; },
+  };
+  const WarpPart A{}, P{R::Partner}, E{R::Elsewhere}, X{R::Exited};
+  auto with = [](WarpPart w, auto&& f) {
+    f(w);
+    return w;
+  };
+  const std::vector<std::pair<std::size_t, std::vector<WarpPart>>> shapes = {
+      {128, {A, A, E, E}},                                                  // count < block
+      {128, {E, A, E, A}},                                                  // not the first warps
+      {128, {P, A, E, E}},                                                  // producer, consumer
+      {128, {A, P, X, E}},
+      {128, {with(A, [](auto& w) { w.exited = {3, 17, 31}; }), A, E, E}},   // exited threads
+      {48, {A, A}},                                                         // a partial warp
+      {128, {A, A, A, A}},                                                  // two phases
+      {128, {A, A, A, E}},                                                  // half a phase left
+      {128, {A, E, E, E}},                                                  // too few
+      {128, {with(A, [](auto& w) { w.elsewhere = {5}; }), A, E, E}},        // a warp apart
+      {128, {A, A, with(A, [](auto& w) { w.bar = 2; }), with(A, [](auto& w) { w.bar = 2; })}},
+      {128, {A, A, with(A, [](auto& w) { w.bar = 2, w.count = 32; }), E}},  // two barriers
+      {128, {with(A, [](auto& w) { w.count = 48; }), with(A, [](auto& w) { w.count = 48; }), E, E}},
+      {128, {with(A, [](auto& w) { w.count = 0; }), with(A, [](auto& w) { w.count = 0; }), E, E}},
+      {64, {with(A, [](auto& w) { w.count = 256; }), with(A, [](auto& w) { w.count = 256; })}},
+      {128, {A, with(A, [](auto& w) { w.count = 96; }), E, E}},             // mixed counts
+      {128, {with(A, [](auto& w) { w.bar = 16; }), with(A, [](auto& w) { w.bar = 16; }), E, E}},
+      {128, {P, P, E, E}},                                                  // partners alone
+      {128, {with(P, [](auto& w) { w.elsewhere = {9}; }), A, E, E}},
+  };
+  std::vector<std::vector<Round>> out;
+  for (const auto& [n, warps] : shapes)
+    for (const auto& p : preds) out.push_back({Round{{}, named_block(n, warps, p)}});
+  // Two barriers in a row with different answers: the second with a warp's threads exited.
+  out.push_back({Round{{}, named_block(128, {A, A, E, E}, preds[0])},
+                 Round{{}, named_block(128, {A, A, E, E}, preds[1])}});
+  out.push_back({Round{{}, named_block(128, {A, A, E, E}, preds[2])},
+                 Round{{}, named_block(128, shapes[4].second, preds[0])}});
+  return out;
+}
+
 }  // namespace
 
 std::vector<spec::ParsedInstr> cover_instructions(spec::FormId form) {
@@ -298,7 +382,8 @@ std::vector<spec::ParsedInstr> cover_instructions(spec::FormId form) {
 }
 
 std::vector<std::vector<Round>> cover_designs(const spec::ParsedInstr& in) {
-  if (!spec::is_warp_form(in.instr.form)) return block_designs();
+  if (!spec::is_warp_form(in.instr.form))
+    return in.instr.has_count || !in.instr.imm_bar ? named_designs() : block_designs();
   return warp_designs(in);
 }
 

@@ -505,9 +505,7 @@ Vector changed(const Def& d, const Vector& v) {
         break;
       case Change::PhantomPadded: {
         const std::size_t n = r.cta.arrive.size(), full = (n + 31) / 32 * 32;
-        r.cta.arrive.resize(full, true);
-        r.cta.exited.resize(full, false);
-        r.cta.pred.resize(full, static_cast<uint32_t>(d.arg));
+        model::resize_cta(r.cta, full, static_cast<uint32_t>(d.arg));
         break;
       }
       case Change::PartialWarpOut: {

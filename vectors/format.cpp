@@ -121,6 +121,17 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
       if (!v.instr.instr.imm_b) s += ",\"b\":" + list(bs, hex32);
       if (!v.instr.instr.imm_c) s += ",\"c\":" + list(cs, hex32);
     }
+    if (cta) {
+      const auto dec = [](uint32_t z) { return std::to_string(z); };
+      if (!v.instr.instr.imm_bar)
+        s += ",\"bar\":" + list(std::vector<uint32_t>(r.cta.bar.begin(), r.cta.bar.begin() + n), dec);
+      if (v.instr.instr.has_count && !v.instr.instr.imm_count)
+        s += ",\"count\":" +
+             list(std::vector<uint32_t>(r.cta.count.begin(), r.cta.count.begin() + n), dec);
+      std::vector<uint8_t> partner(r.cta.partner.begin(), r.cta.partner.begin() + n);
+      if (std::find(partner.begin(), partner.end(), 1) != partner.end())
+        s += ",\"partner\":" + lane_set(partner, true);
+    }
     if (!cta && std::any_of(sites.begin(), sites.end(), [](uint32_t z) { return z != 0; }))
       s += ",\"site\":" + list(sites, [](uint32_t z) { return std::to_string(z); });
     s += ",\"expect\":{\"defined\":" + lane_set(x.defined, cta);

@@ -515,8 +515,17 @@ std::vector<spec::ParsedInstr> instructions_for(FormId form) {
       return {parse(name + " d|p, a, b, c, m;")};
     case spec::Family::Elect:
       return {parse(name + " d|p, m;"), parse(name + " _|p, m;")};
-    case spec::Family::CtaBarrier:
-      return {parse(f.mode == spec::Mode::None ? name + " 0;" : name + " d, 0, a;")};
+    case spec::Family::CtaBarrier: {
+      // __syncthreads' spelling (not for bar.arrive, which needs a count), a named barrier with
+      // an immediate count, and both operands from registers.
+      const std::string d = f.mode == spec::Mode::None ? " " : " d, ";
+      const std::string a = f.mode == spec::Mode::None ? ";" : ", a;";
+      std::vector<spec::ParsedInstr> out;
+      if (form != FormId::BarArrive) out.push_back(parse(name + d + "0" + a));
+      out.push_back(parse(name + d + "1, 64" + a));
+      out.push_back(parse(name + d + "%bar, %count" + a));
+      return out;
+    }
   }
   return {};
 }

@@ -27,8 +27,8 @@ struct WarpAnswer {
 /// arriving thread gets.
 template <spec::Domain D>
 struct CtaAnswer {
-  typename D::W32 d;
-  typename D::B ub;
+  std::vector<typename D::W32> d;  ///< per thread
+  typename D::B ub;                ///< the implementation hangs or reports UB
 };
 
 /// The state a mutant carries into the first round.
@@ -370,6 +370,44 @@ WarpAnswer<D> warp_mutant(const D& d, MutantId m, const spec::Instr& in,
   }
 }
 
+namespace detail {
+
+/// The block barrier's answer when it runs instruction `in` on state `c` as the specification
+/// does: the bugs below change the instruction or the state and let it run.
+template <spec::Domain D>
+CtaAnswer<D> cta_as(const D& d, const spec::Instr& in, const spec::CtaState<D>& c) {
+  auto o = spec::eval_cta(d, in, c);
+  return {std::move(o.d), o.any_ub};
+}
+
+/// Whether some thread waiting at a barrier is left there when arrivals are counted per thread:
+/// the live threads at its barrier must fill whole phases of the count.
+template <spec::Domain D>
+typename D::B stuck_counting_threads(const D& d, const spec::Instr& in,
+                                     const spec::CtaState<D>& c) {
+  const auto n = c.arrive.size();
+  const bool waits = in.form != spec::FormId::BarArrive;
+  auto stuck = d.lit(false);
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto here = c.arrive[t] && !c.exited[t];
+    const auto id = spec::operand_bar(d, in, c, t), cnt = spec::operand_count(d, in, c, t);
+    auto live = d.w32(0);
+    for (std::size_t u = 0; u < n; ++u)
+      live = live + d.ite(c.arrive[u] && !c.exited[u] && spec::operand_bar(d, in, c, u) == id,
+                          d.w32(1), d.w32(0));
+    auto fills = d.lit(false), phases = d.w32(0);
+    for (std::size_t p = 0; p < n; ++p) {
+      phases = phases + cnt;
+      fills = fills || phases == live;
+    }
+    const auto waiting = waits ? here && !(c.partner[t] && in.form == spec::FormId::BarSync) : here;
+    stuck = stuck || (waiting && !fills);
+  }
+  return stuck;
+}
+
+}  // namespace detail
+
 /// The answer of a block barrier with bug `m` on one round; `ref` is the specification's
 /// outcome for the same round.
 template <spec::Domain D>
@@ -380,20 +418,26 @@ CtaAnswer<D> cta_mutant(const D& d, MutantId m, const spec::Instr& in, const spe
   CtaAnswer<D> o{ref.d, d.lit(false)};
   if (!applies(m, in)) return o;
   const auto n = c.arrive.size();
+  auto everywhere = [&](const typename D::W32& v) {
+    for (std::size_t t = 0; t < n; ++t) o.d[t] = d.ite(ref.executes[t], v, d.w32(0));
+  };
   switch (m) {
     case M::CtaNotReset: {
       // The accumulator is never cleared: this barrier's value is folded into the last one's.
       auto arriving = d.lit(false);
-      for (const auto& x : ref.executes) arriving = arriving || x;
-      const auto now = d.ite(arriving, ref.d, d.w32(0));
+      auto now = d.w32(0);
+      for (std::size_t t = n; t-- > 0;) {
+        arriving = arriving || ref.executes[t];
+        now = d.ite(ref.executes[t], ref.d[t], now);
+      }
       const auto truth = [&](const typename D::W32& x) { return !spec::is_zero(d, x); };
       if (mode == spec::Mode::Popc)
         carry = carry + now;
       else if (mode == spec::Mode::And)
-        carry = d.ite(truth(carry) && truth(now), d.w32(1), d.w32(0));
+        carry = d.ite(truth(carry) && (!arriving || truth(now)), d.w32(1), d.w32(0));
       else
-        carry = d.ite(truth(carry) || truth(now), d.w32(1), d.w32(0));
-      o.d = carry;
+        carry = d.ite(truth(carry) || (arriving && truth(now)), d.w32(1), d.w32(0));
+      everywhere(carry);
       return o;
     }
     case M::CtaExitedCounted: {
@@ -415,12 +459,40 @@ CtaAnswer<D> cta_mutant(const D& d, MutantId m, const spec::Instr& in, const spe
         sum = sum + d.ite(live, x, d.w32(0));
         all = all & d.ite(live, x, d.w32(0xffffffffu));
       }
-      o.d = m == M::CtaCountSumsValues ? sum : d.ite(spec::is_zero(d, all), d.w32(0), d.w32(1));
+      everywhere(m == M::CtaCountSumsValues ? sum : d.ite(spec::is_zero(d, all), d.w32(0), d.w32(1)));
       return o;
     }
     case M::CtaWaitsForExited:
       for (std::size_t t = 0; t < n; ++t) o.ub = o.ub || c.exited[t];
       return o;
+    case M::CtaCountIgnored: {
+      auto in2 = in;
+      in2.has_count = false;
+      in2.imm_count.reset();
+      return detail::cta_as(d, in2, c);
+    }
+    case M::CtaArriveWaits: {
+      auto in2 = in;
+      in2.form = spec::FormId::BarSync;
+      auto c2 = c;  // every thread now waits: bar.arrive's own and its bar.sync partners
+      for (std::size_t t = 0; t < n; ++t) c2.partner[t] = d.lit(false);
+      auto r = detail::cta_as(d, in2, c2);
+      return {o.d, r.ub};
+    }
+    case M::CtaArrivalsPerThread:
+      o.ub = detail::stuck_counting_threads(d, in, c);
+      return o;
+    case M::CtaBarrierNumberIgnored: {
+      auto c2 = c;
+      for (auto& b : c2.bar) b = d.w32(0);
+      return detail::cta_as(d, in, c2);
+    }
+    case M::CtaPartnerNotCounted: {
+      auto c2 = c;
+      for (std::size_t t = 0; t < n; ++t) c2.arrive[t] = c.arrive[t] && !c.partner[t];
+      auto r = detail::cta_as(d, in, c2);
+      return {o.d, r.ub};
+    }
     default:  // the warp-level mutants
       return o;
   }

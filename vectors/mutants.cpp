@@ -41,6 +41,11 @@ constexpr MutantInfo kMutants[] = {
   {M::CtaCountSumsValues, "cta_count_sums_values", "adds the predicate values instead of counting the non-zero ones", ClauseId::CtaCount},
   {M::CtaAndBitwise, "cta_and_bitwise", "ANDs the predicate bits instead of their truth values", ClauseId::CtaAnd},
   {M::CtaWaitsForExited, "cta_waits_for_exited", "waits for exited threads at the barrier (hang or UB report)", ClauseId::CtaParticipants},
+  {M::CtaCountIgnored, "cta_count_ignored", "waits for the whole block at a barrier with a thread count, as if none were given", ClauseId::CtaNamed},
+  {M::CtaArriveWaits, "cta_arrive_waits", "makes bar.arrive wait for the barrier to complete, as bar.sync does", ClauseId::CtaArrive},
+  {M::CtaArrivalsPerThread, "cta_arrivals_per_thread", "counts arriving threads towards the thread count instead of 32 per arrived warp, so a warp with exited threads falls short", ClauseId::CtaNamed},
+  {M::CtaBarrierNumberIgnored, "cta_barrier_number_ignored", "puts every thread at one barrier whatever barrier number it passes", ClauseId::CtaNamed},
+  {M::CtaPartnerNotCounted, "cta_partner_not_counted", "does not count the warps that reached bar.sync's barrier through bar.arrive", ClauseId::CtaArrive},
   {M::ActivemaskAllOnes, "activemask_all_ones", "returns 0xffffffff from activemask, as an emulator that runs whole warps in lockstep does", ClauseId::ActivemaskParticipants},
   {M::ActivemaskAliveLanes, "activemask_alive_lanes", "returns every lane that has not exited, diverged lanes elsewhere in the program included", ClauseId::ActivemaskParticipants},
   {M::ActivemaskExitedCounted, "activemask_exited_counted", "keeps exited lanes' bits in activemask", ClauseId::ActivemaskParticipants},
@@ -201,12 +206,23 @@ bool applies(MutantId m, const spec::Instr& in) {
     case M::CtaNotReset:
     case M::CtaExitedCounted:
       return cta_valued;
+    // These two reduce over the whole block, so they apply where one barrier is named.
     case M::CtaCountSumsValues:
-      return f.mode == spec::Mode::Popc;
+      return f.mode == spec::Mode::Popc && in.imm_bar;
     case M::CtaAndBitwise:
-      return f.family == spec::Family::CtaBarrier && f.mode == spec::Mode::And;
+      return f.family == spec::Family::CtaBarrier && f.mode == spec::Mode::And && in.imm_bar;
+    // With a thread count the barrier waits for no exited thread anyway.
     case M::CtaWaitsForExited:
-      return f.family == spec::Family::CtaBarrier;
+      return f.family == spec::Family::CtaBarrier && !in.has_count;
+    case M::CtaCountIgnored:
+    case M::CtaArrivalsPerThread:
+      return f.family == spec::Family::CtaBarrier && in.form != FormId::BarArrive && in.has_count;
+    case M::CtaArriveWaits:
+      return in.form == FormId::BarArrive;
+    case M::CtaBarrierNumberIgnored:
+      return f.family == spec::Family::CtaBarrier && !in.imm_bar;
+    case M::CtaPartnerNotCounted:
+      return in.form == FormId::BarSync && in.has_count;
     case M::ActivemaskAllOnes:
     case M::ActivemaskAliveLanes:
     case M::ActivemaskExitedCounted:
@@ -278,7 +294,7 @@ std::vector<Observed> run_mutant(MutantId m, const Vector& v, spec::Target t, sp
     if (v.is_cta()) {
       const auto& c = v.rounds[k].cta;
       const auto a = cta_mutant(d, m, v.instr.instr, c, spec::eval_cta(d, v.instr.instr, c), carry);
-      std::fill(o[k].d.begin(), o[k].d.end(), a.d);
+      o[k].d.assign(a.d.begin(), a.d.end());
       o[k].ub_reported = a.ub;
     } else {
       const auto& w = v.rounds[k].warp;

@@ -25,9 +25,11 @@ enum VectorMember { kId, kForm, kInstruction, kUb, kSource, kClauses, kRounds };
 constexpr json::Names<7> kVectorNames{"id",     "form",    "instruction", "ub",
                                       "source", "clauses", "rounds"};
 
-enum RoundMember { kThreads, kExited, kInactive, kMask, kA, kSite, kB, kC, kExpect };
-constexpr json::Names<9> kRoundNames{"threads", "exited", "inactive", "mask",  "a",
-                                     "site",    "b",      "c",        "expect"};
+enum RoundMember {
+  kThreads, kExited, kInactive, kMask, kA, kSite, kB, kC, kExpect, kBar, kCountMember, kPartner
+};
+constexpr json::Names<12> kRoundNames{"threads", "exited", "inactive", "mask", "a",     "site",
+                                      "b",       "c",      "expect",   "bar",  "count", "partner"};
 
 enum ExpectMember { kDefined, kDDefined, kD, kP, kFindings };
 constexpr json::Names<5> kExpectNames{"defined", "d_defined", "d", "p", "ub"};
@@ -37,6 +39,7 @@ constexpr json::Names<2> kFindingNames{"clause", "lanes"};
 // What the rounds of a vector line hold, from its instruction.
 struct Shape {
   bool cta = false;
+  bool want_bar = false, want_count = false;  // block barriers: a and b from registers
   bool want_d = false, want_p = false;  // expect.d and expect.p are written
   bool has_a = false;                   // the form has a source operand
   int a_bits = 32;                      // its width in a warp round (block rounds: 32)
@@ -61,6 +64,8 @@ Shape shape_of(const spec::ParsedInstr& in) {
   s.want_b = spec::has_operands_bc(f.id) && !in.instr.imm_b;
   s.want_c = spec::has_operands_bc(f.id) && !in.instr.imm_c;
   s.loose_d = !s.cta && spec::has_loose_d(f.id);
+  s.want_bar = s.cta && !in.instr.imm_bar;
+  s.want_count = s.cta && in.instr.has_count && !in.instr.imm_count;
   s.d_bits = in.instr.wide ? 64 : 32;
   return s;
 }
@@ -390,13 +395,10 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
     n = static_cast<std::size_t>(threads);
     o.reset();
     w = model::Warp{};
-    c.exited.assign(n, false);
-    c.arrive.assign(n, true);
-    c.pred.assign(n, 0);
+    c = model::Cta{};
+    model::resize_cta(c, n);
   } else {
-    c.arrive.clear();
-    c.exited.clear();
-    c.pred.clear();
+    c = model::Cta{};
     if (s.imm_mask) w.mask.fill(*s.imm_mask);
     if (!s.has_mask) w.mask.fill(0);
     if (!s.has_a) w.a.fill(0);
@@ -458,6 +460,20 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
         expect_at.push_back(m.at());
         expectation(m, s, n, e);
         break;
+      case kBar:
+        if (!s.want_bar) m.refuse("the instruction has no register barrier number a");
+        values::lane_list(m, n, 32, c.bar.data());
+        break;
+      case kCountMember:
+        if (!s.want_count) m.refuse("the instruction has no register thread count b");
+        values::lane_list(m, n, 32, c.count.data());
+        break;
+      case kPartner:
+        if (!s.cta) m.refuse("a warp round has no \"partner\"");
+        values::lane_set(m, n, [&](unsigned lo, unsigned hi) {
+          std::fill(c.partner.begin() + lo, c.partner.begin() + hi + 1, true);
+        });
+        break;
       default:
         o.unknown(m);
     }
@@ -465,7 +481,8 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
   o.require(kRoundNames, seen,
             bit(kExited) | bit(kInactive) | bit(kExpect) | (s.cta ? bit(kThreads) : 0) |
                 (!s.cta && !s.imm_mask && s.has_mask ? bit(kMask) : 0) |
-                (s.has_a ? bit(kA) : 0) | (s.want_b ? bit(kB) : 0) | (s.want_c ? bit(kC) : 0));
+                (s.has_a ? bit(kA) : 0) | (s.want_b ? bit(kB) : 0) | (s.want_c ? bit(kC) : 0) |
+                (s.want_bar ? bit(kBar) : 0) | (s.want_count ? bit(kCountMember) : 0));
   if (s.cta) return;
   if (const uint32_t both = exited & inactive)
     o.fail("lane " + std::to_string(__builtin_ctz(both)) + " is both exited and inactive");

@@ -72,11 +72,10 @@ std::vector<Expected> expected_by(const Vector& v, WarpEval&& warp_eval, CtaEval
     if (v.is_cta()) {
       auto res = cta_eval(v.instr.instr, r.cta);
       const auto n = r.cta.arrive.size();
-      e.d.assign(n, res.outcome.d);
+      e.d.assign(res.outcome.d.begin(), res.outcome.d.end());
       e.p.assign(n, 0);
       e.executes.assign(res.outcome.executes.begin(), res.outcome.executes.end());
-      for (std::size_t t = 0; t < n; ++t)
-        e.defined.push_back(res.outcome.executes[t] && !res.outcome.ub_not_reached[t]);
+      for (std::size_t t = 0; t < n; ++t) e.defined.push_back(res.outcome.defined(t));
       e.d_defined = e.defined;
       for (const auto& u : res.ub) e.ub.push_back({u.clause, u.threads});
     } else {
@@ -115,28 +114,27 @@ void from_lanes(spec::FormId form, const fast::WarpLanes& l, Expected& e) {
   e.ub.resize(u);
 }
 
-// One block round, as fast::evaluate_cta reads the lean answer: every arriving thread gets d;
-// when some thread is missing, every arriving thread's barrier is undefined (one finding, even
-// when no thread arrives).
+// One block round, as fast::evaluate_cta reads the lean answer: per-thread d, every UB clause
+// with the threads it fires on, and no thread defined once any fires.
 void from_cta_lanes(const fast::CtaLanes<model::Concrete>& l, std::size_t n, Expected& e) {
-  e.d.assign(n, l.d);
+  e.d.assign(l.d.begin(), l.d.end());
   e.p.assign(n, 0);
   e.executes.resize(n);
   bits_to_flags(l.executes.data(), n, e.executes.data());
+  e.ub.clear();
   if (!l.any_ub) {
     e.defined = e.executes;
     e.d_defined = e.defined;
-    e.ub.clear();
     return;
   }
   e.defined.assign(n, 0);
   e.d_defined.assign(n, 0);
-  e.ub.resize(1);
-  e.ub[0].first = spec::ClauseId::CtaUbNotReached;
-  auto& threads = e.ub[0].second;
-  threads.clear();
-  for (std::size_t t = 0; t < n; ++t)
-    if (e.executes[t]) threads.push_back(static_cast<unsigned>(t));
+  for (const auto& [clause, words] : l.ub) {
+    std::vector<unsigned> threads;
+    for (std::size_t t = 0; t < n; ++t)
+      if ((words[t / 32] >> (t % 32)) & 1u) threads.push_back(static_cast<unsigned>(t));
+    if (!threads.empty()) e.ub.push_back({clause, std::move(threads)});
+  }
 }
 
 }  // namespace

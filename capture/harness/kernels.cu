@@ -208,6 +208,9 @@ __device__ __forceinline__ uint32_t cta_op(uint32_t pred) {
         : "=r"(d)
         : "r"(pred)
         : "memory");
+  } else if constexpr (Vi == iv(V::BarArrivePtx)) {
+    // Every warp arrives at barrier 1 with the whole block as the count, and none waits.
+    asm volatile("bar.arrive 1, %0;" ::"r"(32 * ((blockDim.x + 31) / 32)) : "memory");
   } else {
     static_assert(Vi == iv(V::BarRedOrNeg), "every block variant has a branch here");
     asm volatile(

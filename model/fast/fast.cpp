@@ -123,25 +123,23 @@ model::CtaResult evaluate_cta(const spec::Instr& in, const model::Cta& c, spec::
   const auto& f = spec::form_info(in.form);
   if (spec::is_warp_form(in.form))
     throw std::invalid_argument(std::string(f.name) + " is a warp form: use evaluate");
-  if (c.arrive.size() != c.exited.size() || c.arrive.size() != c.pred.size() || c.arrive.empty() ||
-      c.arrive.size() > model::kMaxCtaThreads)
-    throw std::invalid_argument("a block holds 1 to 1024 threads, each with arrive/exited/pred");
+  model::check_cta_shape(c);
   const auto lanes = evaluate_cta_words(model::Concrete{}, in, c);
+  const std::size_t n = c.arrive.size();
+  auto bit = [](const std::vector<uint32_t>& words, std::size_t t) {
+    return ((words[t / 32] >> (t % 32)) & 1u) != 0;
+  };
   model::CtaResult r{};
   r.instr = in;
   r.outcome.d = lanes.d;
   r.outcome.any_ub = lanes.any_ub;
-  const std::size_t n = c.arrive.size();
-  r.outcome.executes.resize(n);
-  r.outcome.ub_not_reached.resize(n);
-  model::CtaFinding finding{spec::ClauseId::CtaUbNotReached, {}};
-  for (std::size_t t = 0; t < n; ++t) {
-    const bool here = ((lanes.executes[t / 32] >> (t % 32)) & 1u) != 0;
-    r.outcome.executes[t] = here;
-    r.outcome.ub_not_reached[t] = here && lanes.any_ub;
-    if (here && lanes.any_ub) finding.threads.push_back(static_cast<unsigned>(t));
+  for (std::size_t t = 0; t < n; ++t) r.outcome.executes.push_back(bit(lanes.executes, t));
+  for (const auto& [clause, words] : lanes.ub) {
+    spec::CtaUbTerm<model::Concrete> term{clause, {}};
+    for (std::size_t t = 0; t < n; ++t) term.threads.push_back(bit(words, t));
+    r.outcome.ub.push_back(std::move(term));
   }
-  if (lanes.any_ub) r.ub.push_back(std::move(finding));
+  r.ub = model::cta_findings(r.outcome);
   r.availability = spec::check_availability(f.avail, target, ptx);
   return r;
 }

@@ -20,6 +20,7 @@
 
 #include "model/fast/warp_words.hpp"
 #include "spec/redux.hpp"
+#include "spec/cta.hpp"
 #include "spec/shfl.hpp"
 
 namespace warpspec::fast {
@@ -408,42 +409,155 @@ typename D::B agrees_with_model(const D& d, const spec::Instr& in, const spec::O
 /// word t / 32).
 template <Domain D>
 struct CtaLanes {
-  typename D::W32 d;                      ///< the value every arriving thread receives
-  std::vector<typename D::W32> executes;  ///< threads that pass the barrier with a result
-  typename D::B any_ub;                   ///< some thread's barrier is undefined (then all are)
+  std::vector<typename D::W32> d;         ///< per thread: the value its barrier gives
+  std::vector<typename D::W32> executes;  ///< threads that execute this instruction
+  /// Per UB clause of the form (spec::kCtaUb order, filtered by the form): its threads as words.
+  std::vector<std::pair<spec::ClauseId, std::vector<typename D::W32>>> ub;
+  typename D::B any_ub;
 };
 
-/// CUDA Programming Guide 10.6, __syncthreads{,_count,_and,_or} on 32 threads per word: the
-/// count is a sum of popcounts, AND/OR are emptiness tests, and a missing non-exited thread
-/// makes every arriving thread's barrier undefined.
+/// PTX ISA 9.7.13.1 (bar, barrier) one warp at a time: a warp's threads at barrier k are one
+/// word, the warp has arrived when that word and its exited threads cover the warp, and the
+/// barrier's arrivals are 32 per such warp. An immediate barrier number and count (the usual
+/// spelling) keep every test a word test; register operands are compared thread by thread.
 template <Domain D>
 CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::CtaState<D>& s) {
+  using B = typename D::B;
+  using W = typename D::W32;
   const spec::FormInfo& f = spec::form_info(in.form);
-  const std::size_t n = s.arrive.size();
-  auto count = d.w32(0);
-  auto none_false = d.lit(true), some_true = d.lit(false), missing = d.lit(false);
-  std::vector<typename D::W32> executes;
-  for (std::size_t base = 0; base < n; base += 32) {
-    auto here = d.w32(0), missing_here = d.w32(0), preds = d.w32(0);
-    for (std::size_t t = base; t < n && t < base + 32; ++t) {
-      const auto bit = static_cast<unsigned>(t - base);
-      here = here | spec::bit_if(d, s.arrive[t] && !s.exited[t], bit);
-      missing_here = missing_here | spec::bit_if(d, !s.arrive[t] && !s.exited[t], bit);
-      preds = preds | spec::bit_if(d, s.pred[t] != d.w32(0), bit);
-    }
-    const auto p = in.negate ? ~preds : preds;
-    count = count + d.popcount(here & p);
-    none_false = none_false && spec::is_zero(d, here & ~p);
-    some_true = some_true || !spec::is_zero(d, here & p);
-    missing = missing || !spec::is_zero(d, missing_here);
-    executes.push_back(here);
+  const bool red = f.mode != spec::Mode::None;
+  const std::size_t n = s.arrive.size(), warps = (n + 31) / 32;
+  const uint32_t nk = in.imm_bar ? 1u : spec::kCtaBarriers;
+  auto k_of = [&](uint32_t j) { return in.imm_bar ? *in.imm_bar : j; };
+  auto word = [&](std::size_t w, auto&& bit) {
+    W x = d.w32(0);
+    for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t)
+      x = x | spec::bit_if(d, bit(t), static_cast<unsigned>(t - w * 32));
+    return x;
+  };
+  auto valid = [&](std::size_t w) {
+    const std::size_t m = std::min<std::size_t>(32, n - w * 32);
+    return d.w32(m == 32 ? 0xffffffffu : (1u << m) - 1u);
+  };
+  std::vector<W> here, exited, partner, truth;
+  for (std::size_t w = 0; w < warps; ++w) {
+    here.push_back(word(w, [&](std::size_t t) { return s.arrive[t] && !s.exited[t]; }));
+    exited.push_back(word(w, [&](std::size_t t) { return s.exited[t]; }));
+    partner.push_back(word(w, [&](std::size_t t) { return s.partner[t]; }));
+    const W p = word(w, [&](std::size_t t) { return s.pred[t] != d.w32(0); });
+    truth.push_back(in.negate ? ~p : p);
   }
-  auto as_word = [&](const typename D::B& b) { return d.ite(b, d.w32(1), d.w32(0)); };
-  auto value = d.w32(0);
-  if (f.mode == spec::Mode::Popc) value = count;
-  if (f.mode == spec::Mode::And) value = as_word(none_false);
-  if (f.mode == spec::Mode::Or) value = as_word(some_true);
-  return {value, std::move(executes), missing};
+  // at[j][w]: the warp's threads standing at barrier k_of(j).
+  std::vector<std::vector<W>> at(nk, std::vector<W>(warps, d.w32(0)));
+  for (uint32_t j = 0; j < nk; ++j)
+    for (std::size_t w = 0; w < warps; ++w)
+      at[j][w] = in.imm_bar ? here[w]
+                            : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
+  auto count_of = [&](std::size_t t) { return in.imm_count ? d.w32(*in.imm_count) : s.count[t]; };
+
+  const W block = d.w32(static_cast<uint32_t>(32 * warps));
+  std::vector<W> ref(nk, d.w32(0)), arrivals(nk, d.w32(0)), popc(nk, d.w32(0));
+  std::vector<B> complete(nk, d.lit(false)), all(nk, d.lit(true)), any(nk, d.lit(false)),
+      mixed_red(nk, d.lit(false));
+  for (uint32_t j = 0; j < nk; ++j) {
+    B everyone = d.lit(true), red_here = d.lit(false), partner_here = d.lit(false);
+    for (std::size_t w = 0; w < warps; ++w) {
+      const W x = at[j][w];
+      const B whole = ((x | exited[w]) & valid(w)) == valid(w);
+      everyone = everyone && whole;
+      arrivals[j] = arrivals[j] + d.ite(whole && x != d.w32(0), d.w32(32), d.w32(0));
+      popc[j] = popc[j] + d.popcount(x & truth[w]);
+      all[j] = all[j] && (x & ~truth[w]) == d.w32(0);
+      any[j] = any[j] || (x & truth[w]) != d.w32(0);
+      red_here = red_here || (x & ~partner[w]) != d.w32(0);
+      partner_here = partner_here || (x & partner[w]) != d.w32(0);
+    }
+    if (in.has_count) {
+      if (in.imm_count) {
+        ref[j] = d.w32(*in.imm_count);
+      } else {
+        for (std::size_t t = n; t-- > 0;)
+          ref[j] = d.ite(d.bit(at[j][t / 32], static_cast<unsigned>(t % 32)), s.count[t], ref[j]);
+      }
+      B fills = d.lit(false);
+      W phases = d.w32(0);
+      for (std::size_t m = 0; m < warps; ++m) {
+        phases = phases + ref[j];
+        fills = fills || phases == arrivals[j];
+      }
+      complete[j] = ref[j] != d.w32(0) && fills;
+    } else {
+      complete[j] = everyone;
+    }
+    mixed_red[j] = d.lit(red) && red_here && partner_here;
+  }
+
+  CtaLanes<D> out{{}, {}, {}, d.lit(false)};
+  std::vector<std::vector<W>> fires(std::size(spec::kCtaUb), std::vector<W>(warps, d.w32(0)));
+  for (std::size_t w = 0; w < warps; ++w) {
+    out.executes.push_back(here[w] & ~partner[w]);
+    // Per barrier: the warp's threads there and whether they wait (bar.arrive's do not).
+    const W waiting = in.form == spec::FormId::BarArrive ? partner[w] : (red ? ~W(d.w32(0)) : ~partner[w]);
+    for (uint32_t j = 0; j < nk; ++j) {
+      const W x = at[j][w];
+      const B whole = ((x | exited[w]) & valid(w)) == valid(w);
+      fires[0][w] = fires[0][w] | d.ite(whole, d.w32(0), x) |
+                    d.ite(complete[j], d.w32(0), x & waiting);
+      fires[6][w] = fires[6][w] | d.ite(mixed_red[j], x, d.w32(0));
+      if (red && in.has_count)
+        fires[7][w] = fires[7][w] | d.ite(d.ult(ref[j], arrivals[j]), x & ~partner[w], d.w32(0));
+    }
+    // Threads at no barrier 0-15 stand alone at a barrier of their own: the block never fills it.
+    W somewhere = d.w32(0);
+    for (uint32_t j = 0; j < nk; ++j)
+      if (k_of(j) < spec::kCtaBarriers) somewhere = somewhere | at[j][w];
+    const W nowhere = here[w] & ~somewhere;
+    fires[0][w] = fires[0][w] | nowhere;
+    fires[1][w] = nowhere;
+    const W arrive_kind = in.form == spec::FormId::BarArrive ? ~partner[w]
+                          : red                              ? d.w32(0)
+                                                             : partner[w];
+    if (in.imm_count) {
+      const uint32_t c = *in.imm_count;
+      fires[2][w] = d.ite(d.lit(c % 32 != 0), here[w], d.w32(0));
+      fires[3][w] = d.ite(d.lit(c == 0), here[w], d.w32(0));
+      fires[4][w] = d.ite(d.ult(block, d.w32(c)), here[w], d.w32(0));
+    } else if (in.has_count) {
+      for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t) {
+        const unsigned b = static_cast<unsigned>(t % 32);
+        const B h = d.bit(here[w], b);
+        const W c = s.count[t];
+        fires[2][w] = fires[2][w] | spec::bit_if(d, h && (c & d.w32(31)) != d.w32(0), b);
+        fires[3][w] = fires[3][w] | spec::bit_if(d, h && c == d.w32(0), b);
+        fires[4][w] = fires[4][w] | spec::bit_if(d, h && d.ult(block, c), b);
+        W mine = c;
+        for (uint32_t j = 0; j < nk; ++j) mine = d.ite(d.bit(at[j][w], b), ref[j], mine);
+        fires[5][w] = fires[5][w] | spec::bit_if(d, h && c != mine, b);
+      }
+    } else {
+      fires[3][w] = here[w] & arrive_kind;  // bar.arrive's partner without a count
+    }
+  }
+  for (std::size_t c = 0; c < std::size(spec::kCtaUb); ++c) {
+    const auto& cl = f.clauses;
+    if (std::find(cl.begin(), cl.end(), spec::kCtaUb[c]) == cl.end()) continue;
+    for (const auto& x : fires[c]) out.any_ub = out.any_ub || x != d.w32(0);
+    out.ub.push_back({spec::kCtaUb[c], std::move(fires[c])});
+  }
+  for (std::size_t t = 0; t < n; ++t) {
+    const std::size_t w = t / 32;
+    W v = d.w32(0);
+    for (uint32_t j = nk; j-- > 0;) {
+      const B there = d.bit(at[j][w], static_cast<unsigned>(t % 32));
+      W val = d.w32(0);
+      if (f.mode == spec::Mode::Popc) val = popc[j];
+      if (f.mode == spec::Mode::And) val = d.ite(all[j], d.w32(1), d.w32(0));
+      if (f.mode == spec::Mode::Or) val = d.ite(any[j], d.w32(1), d.w32(0));
+      v = d.ite(there, val, v);
+    }
+    out.d.push_back(d.ite(d.bit(out.executes[w], static_cast<unsigned>(t % 32)), v, d.w32(0)));
+  }
+  return out;
 }
 
 }  // namespace warpspec::fast

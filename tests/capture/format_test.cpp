@@ -37,7 +37,7 @@ void simulate(WarpRecord& r) {
 
 void simulate(CtaRecord& r) {
   const auto res = model::evaluate_cta(instr_of(r), cta_of(r));
-  for (std::size_t t = 0; t < r.exited.size(); ++t) r.d[t] = r.exited[t] ? 0 : res.outcome.d;
+  for (std::size_t t = 0; t < r.exited.size(); ++t) r.d[t] = r.exited[t] ? 0 : res.outcome.d[t];
 }
 
 Header test_header(const std::string& set) {

@@ -433,23 +433,23 @@ CLAUSE_TEST("cta.count", SyncthreadsCountCountsNonZeroPredicates) {
   c.pred[1] = 2;
   c.pred[63] = static_cast<uint32_t>(-1);
   auto r = cta(FormId::BarRedPopc, c);
-  EXPECT_EQ(r.outcome.d, 3u);
+  EXPECT_EQ(r.outcome.d[0], 3u);
   EXPECT_TRUE(r.ub.empty());
 }
 
 CLAUSE_TEST("cta.and", SyncthreadsAnd) {
   auto c = model::make_cta(96);
   for (auto& p : c.pred) p = 7;
-  EXPECT_EQ(cta(FormId::BarRedAnd, c).outcome.d, 1u);
+  EXPECT_EQ(cta(FormId::BarRedAnd, c).outcome.d[0], 1u);
   c.pred[95] = 0;
-  EXPECT_EQ(cta(FormId::BarRedAnd, c).outcome.d, 0u);
+  EXPECT_EQ(cta(FormId::BarRedAnd, c).outcome.d[0], 0u);
 }
 
 CLAUSE_TEST("cta.or", SyncthreadsOr) {
   auto c = model::make_cta(33);
-  EXPECT_EQ(cta(FormId::BarRedOr, c).outcome.d, 0u);
+  EXPECT_EQ(cta(FormId::BarRedOr, c).outcome.d[0], 0u);
   c.pred[32] = 5;
-  EXPECT_EQ(cta(FormId::BarRedOr, c).outcome.d, 1u);
+  EXPECT_EQ(cta(FormId::BarRedOr, c).outcome.d[0], 1u);
 }
 
 CLAUSE_TEST("cta.participants", SyncthreadsIgnoresExitedThreads) {
@@ -458,13 +458,13 @@ CLAUSE_TEST("cta.participants", SyncthreadsIgnoresExitedThreads) {
   c.exited[10] = true;
   c.arrive[10] = false;
   c.pred[10] = 0;  // an exited thread's false predicate does not spoil the AND
-  EXPECT_EQ(cta(FormId::BarRedAnd, c).outcome.d, 1u);
-  EXPECT_EQ(cta(FormId::BarRedPopc, c).outcome.d, 63u);
+  EXPECT_EQ(cta(FormId::BarRedAnd, c).outcome.d[0], 1u);
+  EXPECT_EQ(cta(FormId::BarRedPopc, c).outcome.d[0], 63u);
   c.pred[10] = 1;
   c.pred[11] = 0;
   for (auto& p : c.pred) p = 0;
   c.pred[10] = 1;  // only the exited thread is true
-  EXPECT_EQ(cta(FormId::BarRedOr, c).outcome.d, 0u);
+  EXPECT_EQ(cta(FormId::BarRedOr, c).outcome.d[0], 0u);
   EXPECT_TRUE(cta(FormId::BarSync, c).ub.empty());
 }
 
@@ -475,7 +475,7 @@ CLAUSE_TEST("cta.ub.not_reached", SyncthreadsThatSomeThreadSkips) {
   ASSERT_EQ(r.ub.size(), 1u);
   EXPECT_EQ(r.ub[0].clause, ClauseId::CtaUbNotReached);
   EXPECT_EQ(r.ub[0].threads.size(), 63u);
-  EXPECT_FALSE(r.outcome.ub_not_reached[40]);
+  EXPECT_FALSE(r.outcome.ub[0].threads[40]);
 }
 
 // ------------------------------------------------------------------------------- activemask

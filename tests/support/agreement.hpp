@@ -64,14 +64,17 @@ inline std::string disagreement(const model::CtaResult& ref, const model::CtaRes
   if (ref.availability.available != other.availability.available ||
       ref.availability.reason != other.availability.reason)
     return "availability differs";
-  if (ref.ub.size() != other.ub.size() ||
-      (!ref.ub.empty() && ref.ub[0].threads != other.ub[0].threads))
+  bool same_ub = ref.ub.size() == other.ub.size();
+  for (std::size_t k = 0; same_ub && k < ref.ub.size(); ++k)
+    same_ub = ref.ub[k].clause == other.ub[k].clause && ref.ub[k].threads == other.ub[k].threads;
+  if (!same_ub)
     return "UB findings differ: " + model::findings_text(ref) + " vs " +
            model::findings_text(other);
   if (ref.outcome.executes != other.outcome.executes) return "arriving threads differ";
-  if (!ref.outcome.any_ub && ref.outcome.d != other.outcome.d)
-    return "d = " + std::to_string(ref.outcome.d) + " (model) vs " +
-           std::to_string(other.outcome.d);
+  for (std::size_t t = 0; !ref.outcome.any_ub && t < ref.outcome.d.size(); ++t)
+    if (ref.outcome.executes[t] && ref.outcome.d[t] != other.outcome.d[t])
+      return "thread " + std::to_string(t) + ": d = " + std::to_string(ref.outcome.d[t]) +
+             " (model) vs " + std::to_string(other.outcome.d[t]);
   return {};
 }
 

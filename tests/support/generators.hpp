@@ -392,9 +392,47 @@ inline Gen<model::Cta> cta() {
   });
 }
 
-/// A case of block-barrier form `f`.
+/// A block-barrier instruction of form `f` and a state for it: __syncthreads' barrier 0 without a
+/// count, or a named barrier with an immediate or register number and count. Named states lean
+/// to what warp-specialised code does: whole warps at the barrier, whole warps elsewhere, some
+/// warps arriving through the partner form, counts that match the arrivals, and now and then a
+/// count or number that is off (not a multiple of 32, zero, too large, above 15, mixed).
 inline Gen<CtaCase> cta_case(spec::FormId f) {
-  return rc::gen::exec([f] { return CtaCase{*instr(f), *cta(), *target(), *ptx()}; });
+  return rc::gen::exec([f] {
+    auto in = *instr(f);
+    auto c = *cta();
+    const bool arrive = f == spec::FormId::BarArrive;
+    const int shape = arrive ? *rc::gen::inRange(1, 4) : *rc::gen::inRange(0, 4);
+    in.imm_bar.reset();
+    in.has_count = shape >= 1;
+    if (shape == 0 || shape == 1) in.imm_bar = *rc::gen::inRange<uint32_t>(0, 16);
+    const std::size_t n = c.arrive.size(), warps = (n + 31) / 32;
+    std::vector<uint32_t> warp_bar(warps), warp_count(warps);
+    // Elsewhere and partner warps, and the count the arrivals fill.
+    std::size_t at = 0;
+    for (std::size_t w = 0; w < warps; ++w) {
+      const int role = *rc::gen::weightedElement<int>({{5, 0}, {2, 1}, {2, 2}});
+      warp_bar[w] = *rc::gen::weightedElement<uint32_t>({{8, 1}, {2, 2}, {1, 16}});
+      for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t) {
+        if (role == 1 && in.has_count) c.arrive[t] = false;
+        if (role == 2 && in.has_count && shape != 0) c.partner[t] = true;
+      }
+      if (!(role == 1 && in.has_count)) ++at;
+    }
+    const uint32_t fitting = static_cast<uint32_t>(32 * std::max<std::size_t>(at, 1));
+    const uint32_t count = *rc::gen::weightedElement<uint32_t>(
+        {{12, fitting}, {2, 32}, {1, fitting + 16}, {1, 0}, {1, fitting + 32 * 40}});
+    for (std::size_t w = 0; w < warps; ++w)
+      warp_count[w] = *rc::gen::weightedElement<uint32_t>({{10, count}, {1, count + 32}});
+    if (shape == 1) in.imm_count = count;
+    for (std::size_t t = 0; t < n; ++t) {
+      c.bar[t] = warp_bar[t / 32];
+      c.count[t] = warp_count[t / 32];
+    }
+    if (in.imm_bar && *rc::gen::weightedElement<bool>({{9, false}, {1, true}}))
+      in.imm_bar = 0;
+    return CtaCase{in, c, *target(), *ptx()};
+  });
 }
 
 }  // namespace gen
