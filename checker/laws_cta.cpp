@@ -138,14 +138,17 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
       });
 
   add("cta.ub_iff_a_live_thread_is_missing",
-      "A block barrier is undefined exactly when some non-exited thread does not arrive, and then "
-      "on every arriving thread; all forms agree.",
+      "A block barrier with some thread arriving is undefined exactly when some non-exited thread "
+      "does not arrive, and then on every arriving thread; all forms agree.",
       kUsesCta, [](auto& e) {
         const auto& d = e.d;
         auto missing = d.lit(false);
         for (std::size_t t = 0; t < e.cta.arrive.size(); ++t)
           missing = missing || (!e.cta.arrive[t] && !e.cta.exited[t]);
         auto here = arriving(d, e.cta);
+        auto some = d.lit(false);
+        for (const auto& h : here) some = some || h;
+        missing = missing && some;  // with no thread there, nothing waits
         const auto s = plain(d, e.cta);
         for (auto f : cta_forms(false)) {
           if (f == FormId::BarArrive) continue;  // takes a count; it never waits for the block

@@ -16,7 +16,7 @@ using SymCta = spec::CtaState<Z3Domain>;
 
 /// The thread count of the symbolic blocks the block-barrier proofs range over: two warps, so
 /// that a barrier spanning warps is covered while the queries stay small.
-inline constexpr unsigned kCtaThreads = 64;
+inline constexpr unsigned kCtaThreads = 40;
 
 /// A warp whose every field is a fresh constant named `<prefix>.<field>[<lane>]`.
 SymWarp make_sym_warp(const Z3Domain& d, const std::string& prefix);

@@ -26,6 +26,23 @@ typename D::W32 operand_count(const D& d, const Instr& in, const CtaState<D>& s,
   return in.imm_count ? d.w32(*in.imm_count) : s.count[t];
 }
 
+/// Whether `arrivals` threads make a whole, positive number of phases of a barrier with thread
+/// count `count`, in a block of `warps` warps: count is 32c for some c from 1 to `warps`, and
+/// arrivals is q times count for some q >= 1. Written with constants only, so that a symbolic
+/// count needs no multiplication.
+template <Domain D>
+typename D::B fills_phases(const D& d, const typename D::W32& count,
+                           const typename D::W32& arrivals, std::size_t warps) {
+  auto any = d.lit(false);
+  for (std::size_t c = 1; c <= warps; ++c) {
+    auto whole = d.lit(false);
+    for (std::size_t q = 1; c * q <= warps; ++q)
+      whole = whole || arrivals == d.w32(static_cast<uint32_t>(32 * c * q));
+    any = any || (count == d.w32(static_cast<uint32_t>(32 * c)) && whole);
+  }
+  return any;
+}
+
 /// PTX ISA 9.7.13.1 (bar, barrier) and CUDA Programming Guide 10.6 (__syncthreads*). The state
 /// is one phase of the block's barriers. A warp arrives at barrier k once every non-exited thread
 /// of it stands at k; bar.arrive then goes on, bar.sync and bar.red wait until k completes. With
@@ -65,6 +82,7 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
   // the threads the block must bring (no count), the warps that arrive, and the reductions.
   std::vector<W> ref, arrivals, popc;
   std::vector<B> everyone, red_there, partner_there, all_true, any_true;
+  std::vector<std::vector<B>> gathered(warps);  // [w][j]: every live thread of warp w is at k
   for (std::size_t j = 0; j < ks.size(); ++j) {
     W r = d.w32(0);
     for (std::size_t t = n; t-- > 0;) r = d.ite(at_k(t, j), cnt[t], r);
@@ -88,6 +106,7 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
         whole = whole && (s.exited[t] || at_k(t, j));
         some = some || at_k(t, j);
       }
+      gathered[w].push_back(whole);
       a = a + d.ite(whole && some, d.w32(32), d.w32(0));
     }
     everyone.push_back(ev);
@@ -100,20 +119,14 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
   }
 
   // The barrier completes: without a count, the whole block is there; with one, the arrivals
-  // are a positive whole number of phases of b threads.
+  // are a positive whole number of phases of b threads (b a multiple of 32 the block can fill).
   std::vector<B> completes;
   for (std::size_t j = 0; j < ks.size(); ++j) {
     if (!in.has_count) {
       completes.push_back(everyone[j]);
       continue;
     }
-    B fills = d.lit(false);
-    W phases = d.w32(0);
-    for (std::size_t p = 1; p <= warps; ++p) {
-      phases = phases + ref[j];
-      fills = fills || phases == arrivals[j];
-    }
-    completes.push_back(ref[j] != d.w32(0) && fills);
+    completes.push_back(fills_phases(d, ref[j], arrivals[j], warps));
   }
   // Thread t's view of its own barrier: an ite over the barriers it can name.
   auto of_mine = [&](std::size_t t, const auto& per_k, auto none) {
@@ -127,9 +140,7 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
   for (std::size_t t = 0; t < n; ++t) {
     const std::size_t w = t / 32;
-    B warp_whole = d.lit(true);
-    for (std::size_t u = w * 32; u < n && u < w * 32 + 32; ++u)
-      warp_whole = warp_whole && (s.exited[u] || (here[u] && id[u] == id[t]));
+    const B warp_whole = of_mine(t, gathered[w], d.lit(false));
     const B waits = here[t] && !arrive_kind[t];
     const B done = of_mine(t, completes, d.lit(false));
     const B counted = d.lit(in.has_count);

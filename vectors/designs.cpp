@@ -358,6 +358,12 @@ std::vector<std::vector<Round>> named_designs() {
       {128, {with(A, [](auto& w) { w.bar = 16; }), with(A, [](auto& w) { w.bar = 16; }), E, E}},
       {128, {P, P, E, E}},                                                  // partners alone
       {128, {with(P, [](auto& w) { w.elsewhere = {9}; }), A, E, E}},
+      {1024, {A, A, E}},                                                    // a whole block
+      {96, {A, P, X}},                                                      // a warp gone
+      {32, {with(A, [](auto& w) {                                           // one thread left
+         w.count = 32;
+         for (unsigned l = 1; l < 32; ++l) w.exited.push_back(l);
+       })}},
   };
   std::vector<std::vector<Round>> out;
   for (const auto& [n, warps] : shapes)

@@ -890,9 +890,10 @@ Diagnosis diagnose(const std::vector<Answered>& answers, spec::Target target, sp
   // 1. The catalogued mutants that reproduce every answer.
   for (const auto& m : mutants()) {
     bool all = true, applied = false;
+    // Where the bug does not apply it answers as the specification does: an implementation
+    // that fails there is not this bug.
     for (const auto& a : answers) {
-      if (!applies(m.id, a.vector.instr)) continue;
-      applied = true;
+      applied = applied || applies(m.id, a.vector.instr);
       if (!reproduces(a.vector.instr, a.expect, run_mutant(m.id, a.vector, target, ptx),
                       a.observed)) {
         all = false;

@@ -60,6 +60,38 @@ std::string intrinsic_body(const spec::ParsedInstr& p) {
   return "dv = static_cast<unsigned>(" + name + "(L.mask, " + value + "));";
 }
 
+// A named block barrier as inline PTX: a and b as the vector writes them (immediates stay
+// immediates; registers come from L.b and L.c), and the partner form for the threads that reach
+// the barrier through it (L.partner).
+std::string named_body(const spec::ParsedInstr& p) {
+  const auto& f = spec::form_info(p.instr.form);
+  const std::string a = p.instr.imm_bar ? std::to_string(*p.instr.imm_bar) : "%2";
+  const std::string b =
+      !p.instr.has_count ? "" : ", " + (p.instr.imm_count ? std::to_string(*p.instr.imm_count) : "%3");
+  const std::string ops = a + b;
+  const std::string in = ": \"r\"(static_cast<unsigned>(L.a)), \"r\"(L.b), \"r\"(L.c) : \"memory\");";
+  auto plain = [&](const std::string& op) {
+    return "asm volatile(\"{ mov.u32 %0, 0; " + op + " " + ops + "; }\" : \"=r\"(dv) " + in;
+  };
+  std::string own;
+  const std::string neg = p.instr.negate ? "!" : "";
+  switch (f.mode) {
+    case spec::Mode::Popc:
+      own = "asm volatile(\"{ .reg .pred q; setp.ne.u32 q, %1, 0; bar.red.popc.u32 %0, " + ops +
+            ", " + neg + "q; }\" : \"=r\"(dv) " + in;
+      break;
+    case spec::Mode::And:
+    case spec::Mode::Or:
+      own = "asm volatile(\"{ .reg .pred q, r; setp.ne.u32 q, %1, 0; " + std::string(f.name) +
+            " r, " + ops + ", " + neg + "q; selp.u32 %0, 1, 0, r; }\" : \"=r\"(dv) " + in;
+      break;
+    default:
+      own = plain(std::string(f.name));
+  }
+  return "if (L.partner) { " + plain(std::string(spec::partner_name(p.instr.form))) + " } else { " +
+         own + " }";
+}
+
 std::string body(const spec::ParsedInstr& p) {
   if (p.intrinsic) return intrinsic_body(p);
   const auto& f = spec::form_info(p.instr.form);
@@ -99,6 +131,7 @@ std::string body(const spec::ParsedInstr& p) {
       return "asm volatile(\"{ .reg .pred q; elect.sync %0|q, %2; selp.u32 %1, 1, 0, q; }\" : "
              "\"=r\"(dv), \"=r\"(pv) : \"r\"(L.mask));";
     case spec::Family::CtaBarrier: {
+      if (!p.instr.imm_bar || *p.instr.imm_bar != 0 || p.instr.has_count) return named_body(p);
       const std::string pred = p.instr.negate ? "!" + a32 : a32;
       switch (f.mode) {
         case spec::Mode::Popc:
@@ -138,7 +171,7 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
          << "    // Lanes at different call sites reach the instruction from different branches.\n"
          << "    if (L.site & 1) {\n      " << body(v.instr) << "\n    } else {\n      "
          << body(v.instr) << "\n    }\n"
-         << "    d[t] = dv;\n    dh[t] = dvh;\n    p[t] = pv;\n    present[t] = 1;\n  }\n}\n\n";
+         << "    d[t] = dv;\n    dh[t] = dvh;\n    p[t] = pv;\n    present[t] = !L.partner;  // a partner runs another instruction\n  }\n}\n\n";
     }
     table << "  {" << v.id << "ull, " << v.rounds.size() << ", " << (ub ? 1 : 0) << ", "
           << (v.instr.instr.write_p ? 1 : 0) << ", " << (v.instr.instr.wide ? 1 : 0) << "},\n";
@@ -148,8 +181,8 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
              << "},\n";
       for (const auto& x : lanes) {
         char b[128];
-        std::snprintf(b, sizeof b, "{%u,0x%08xu,%uu,0x%016" PRIx64 "ull,0x%08xu,0x%08xu},",
-                      x.status, x.mask, x.site, x.a, x.b, x.c);
+        std::snprintf(b, sizeof b, "{%u,0x%08xu,%uu,0x%016" PRIx64 "ull,0x%08xu,0x%08xu,%u},",
+                      x.status, x.mask, x.site, x.a, x.b, x.c, x.partner ? 1u : 0u);
         data << b;
         if (++offset % 4 == 0) data << "\n";
       }
@@ -166,14 +199,16 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
      << "// Run:   ./vectors > results.jsonl && warpspec check --vectors VECTORS --results "
         "results.jsonl\n"
      << "#include <cstdio>\n#include <cstdlib>\n\n"
-     << "struct LaneIn { unsigned status, mask, site; unsigned long long a; unsigned b, c; };  "
-        "// status: 0 executes, 1 exited, 2 inactive; b, c: a shuffle's operands\n"
+     << "struct LaneIn { unsigned status, mask, site; unsigned long long a; unsigned b, c, "
+        "partner; };  // status: 0 executes, 1 exited, 2 inactive; b, c: a shuffle's operands, "
+        "or a block barrier's number and thread count; partner: reaches the barrier through the "
+        "partner form\n"
      << "struct RoundIn { unsigned long long vector; int kernel; unsigned threads; unsigned long "
         "offset; };\n"
      << "struct VectorIn { unsigned long long id; unsigned rounds; int ub, p, wide; };  // wide: "
         "a 64-bit d (high word in dh)\n\n"
      << ks.str() << "static const LaneIn kLanes[] = {\n"
-     << data.str() << "{0,0,0,0,0,0}};\n"
+     << data.str() << "{0,0,0,0,0,0,0}};\n"
      << "static const RoundIn kRounds[] = {\n"
      << rounds.str() << "};\n"
      << "static const VectorIn kVectors[] = {\n"

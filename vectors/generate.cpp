@@ -139,7 +139,32 @@ model::Cta random_cta(const spec::ParsedInstr& in, std::mt19937_64& rng, bool al
     c.exited[t] = false;
     c.arrive[t] = false;
   }
-  (void)in;
+  if (!in.instr.has_count && in.instr.imm_bar) return c;
+  // A named barrier: each warp arrives, arrives through the partner form, or is elsewhere; its
+  // barrier number and count registers mostly agree with a count its arrivals fill.
+  const std::size_t warps = (n + 31) / 32;
+  const bool red = spec::form_info(in.instr.form).mode != spec::Mode::None;
+  std::vector<int> role(warps);
+  std::vector<bool> partner(warps), second(warps);
+  std::size_t arriving = 0;
+  for (std::size_t w = 0; w < warps; ++w) {
+    role[w] = static_cast<int>(pick<uint32_t>(rng, {0u, 0u, 1u, 2u}));
+    partner[w] = role[w] == 1 && coin(rng, red ? 0.1 : 0.8);
+    second[w] = coin(rng, 0.05);  // at barrier 2 instead of 1
+    if (role[w] != 2) ++arriving;
+  }
+  const uint32_t fit = static_cast<uint32_t>(32 * std::max<std::size_t>(arriving, 1));
+  const uint32_t count = allow_ub && coin(rng, 0.2)
+                             ? pick<uint32_t>(rng, {0u, 48u, fit + 32, 2048u})
+                             : pick<uint32_t>(rng, {fit, fit, 32u});
+  const bool bad_bar = allow_ub && coin(rng, 0.02);
+  for (std::size_t t = 0; t < n; ++t) {
+    const std::size_t w = t / 32;
+    if (role[w] == 2 && !c.exited[t]) c.arrive[t] = false;
+    c.partner[t] = partner[w];
+    c.bar[t] = bad_bar ? 16u : second[w] ? 2u : 1u;
+    c.count[t] = count;
+  }
   return c;
 }
 
@@ -226,6 +251,9 @@ std::vector<std::vector<Round>> boundary(const spec::ParsedInstr& in) {
     for (auto& p : c.pred) p = 2;
     c.pred[0] = 1;
     out.push_back({Round{{}, c}});
+    // A named barrier: the designs of every count and number rule (vectors/designs.cpp).
+    if (in.instr.has_count || !in.instr.imm_bar)
+      for (auto& d : cover_designs(in)) out.push_back(std::move(d));
     return out;
   }
   auto warp = [](uint32_t mask, auto value) {

@@ -387,21 +387,29 @@ typename D::B stuck_counting_threads(const D& d, const spec::Instr& in,
                                      const spec::CtaState<D>& c) {
   const auto n = c.arrive.size();
   const bool waits = in.form != spec::FormId::BarArrive;
+  // Per barrier the mutant can see: the live threads there and whether they fill whole phases.
+  std::vector<uint32_t> ks;
+  if (in.imm_bar) ks.push_back(*in.imm_bar);
+  else
+    for (uint32_t k = 0; k < spec::kCtaBarriers; ++k) ks.push_back(k);
+  std::vector<typename D::B> fills;
+  for (uint32_t k : ks) {
+    auto live = d.w32(0), cnt = d.w32(0);
+    for (std::size_t u = n; u-- > 0;) {
+      const auto at = c.arrive[u] && !c.exited[u] && spec::operand_bar(d, in, c, u) == d.w32(k);
+      live = live + d.ite(at, d.w32(1), d.w32(0));
+      cnt = d.ite(at, spec::operand_count(d, in, c, u), cnt);
+    }
+    fills.push_back(spec::fills_phases(d, cnt, live, (n + 31) / 32));
+  }
   auto stuck = d.lit(false);
   for (std::size_t t = 0; t < n; ++t) {
     const auto here = c.arrive[t] && !c.exited[t];
-    const auto id = spec::operand_bar(d, in, c, t), cnt = spec::operand_count(d, in, c, t);
-    auto live = d.w32(0);
-    for (std::size_t u = 0; u < n; ++u)
-      live = live + d.ite(c.arrive[u] && !c.exited[u] && spec::operand_bar(d, in, c, u) == id,
-                          d.w32(1), d.w32(0));
-    auto fills = d.lit(false), phases = d.w32(0);
-    for (std::size_t p = 0; p < n; ++p) {
-      phases = phases + cnt;
-      fills = fills || phases == live;
-    }
     const auto waiting = waits ? here && !(c.partner[t] && in.form == spec::FormId::BarSync) : here;
-    stuck = stuck || (waiting && !fills);
+    auto ok = d.lit(false);
+    for (std::size_t j = 0; j < ks.size(); ++j)
+      ok = ok || (spec::operand_bar(d, in, c, t) == d.w32(ks[j]) && fills[j]);
+    stuck = stuck || (waiting && !ok);
   }
   return stuck;
 }
@@ -463,7 +471,13 @@ CtaAnswer<D> cta_mutant(const D& d, MutantId m, const spec::Instr& in, const spe
       return o;
     }
     case M::CtaWaitsForExited:
-      for (std::size_t t = 0; t < n; ++t) o.ub = o.ub || c.exited[t];
+      // Without a count the whole block is awaited; with one, the warps that arrive.
+      for (std::size_t t = 0; t < n; ++t) {
+        auto awaited = d.lit(!in.has_count);
+        for (std::size_t u = t / 32 * 32; u < n && u < t / 32 * 32 + 32; ++u)
+          awaited = awaited || (c.arrive[u] && !c.exited[u]);
+        o.ub = o.ub || (c.exited[t] && awaited);
+      }
       return o;
     case M::CtaCountIgnored: {
       auto in2 = in;

@@ -211,9 +211,8 @@ bool applies(MutantId m, const spec::Instr& in) {
       return f.mode == spec::Mode::Popc && in.imm_bar;
     case M::CtaAndBitwise:
       return f.family == spec::Family::CtaBarrier && f.mode == spec::Mode::And && in.imm_bar;
-    // With a thread count the barrier waits for no exited thread anyway.
     case M::CtaWaitsForExited:
-      return f.family == spec::Family::CtaBarrier && !in.has_count;
+      return f.family == spec::Family::CtaBarrier;
     case M::CtaCountIgnored:
     case M::CtaArrivalsPerThread:
       return f.family == spec::Family::CtaBarrier && in.form != FormId::BarArrive && in.has_count;

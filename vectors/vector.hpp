@@ -85,7 +85,10 @@ struct LaneRecord {
   unsigned status = 0;
   uint32_t mask = 0, site = 0;
   uint64_t a = 0;
-  uint32_t b = 0, c = 0;  ///< shuffles: b and c (an immediate one included)
+  uint32_t b = 0, c = 0;  ///< shuffles: b and c (an immediate one included); block barriers:
+                          ///< the barrier number a and the thread count b
+  /// Block barriers: the thread reaches the barrier through the partner form (CtaState::partner).
+  bool partner = false;
 };
 std::vector<LaneRecord> lane_records(const Vector& v, const Round& r);
 

@@ -453,7 +453,10 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     for (std::size_t w = 0; w < warps; ++w)
       at[j][w] = in.imm_bar ? here[w]
                             : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
-  auto count_of = [&](std::size_t t) { return in.imm_count ? d.w32(*in.imm_count) : s.count[t]; };
+  // Thread t stands at barrier k_of(j): the register path asks thread by thread.
+  auto stands_at = [&](std::size_t t, uint32_t j) {
+    return s.arrive[t] && !s.exited[t] && (in.imm_bar ? d.lit(true) : s.bar[t] == d.w32(j));
+  };
 
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
   std::vector<W> ref(nk, d.w32(0)), arrivals(nk, d.w32(0)), popc(nk, d.w32(0));
@@ -477,15 +480,9 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
         ref[j] = d.w32(*in.imm_count);
       } else {
         for (std::size_t t = n; t-- > 0;)
-          ref[j] = d.ite(d.bit(at[j][t / 32], static_cast<unsigned>(t % 32)), s.count[t], ref[j]);
+          ref[j] = d.ite(stands_at(t, j), s.count[t], ref[j]);
       }
-      B fills = d.lit(false);
-      W phases = d.w32(0);
-      for (std::size_t m = 0; m < warps; ++m) {
-        phases = phases + ref[j];
-        fills = fills || phases == arrivals[j];
-      }
-      complete[j] = ref[j] != d.w32(0) && fills;
+      complete[j] = spec::fills_phases(d, ref[j], arrivals[j], warps);
     } else {
       complete[j] = everyone;
     }
@@ -531,7 +528,7 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
         fires[3][w] = fires[3][w] | spec::bit_if(d, h && c == d.w32(0), b);
         fires[4][w] = fires[4][w] | spec::bit_if(d, h && d.ult(block, c), b);
         W mine = c;
-        for (uint32_t j = 0; j < nk; ++j) mine = d.ite(d.bit(at[j][w], b), ref[j], mine);
+        for (uint32_t j = 0; j < nk; ++j) mine = d.ite(stands_at(t, j), ref[j], mine);
         fires[5][w] = fires[5][w] | spec::bit_if(d, h && c != mine, b);
       }
     } else {
