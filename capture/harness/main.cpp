@@ -344,9 +344,11 @@ int named_inputs(const CtaRecord& r, gpu::NamedIn* in) {
   return imm;
 }
 
-/// How many states one batch of `named` holds: enough to keep the GPU busy, few enough that
-/// blocks hung in it never keep the others from being scheduled.
-constexpr std::size_t kNamedBatch = 250;
+/// How many states one batch of `named` holds: a main set in one batch, so that a reading of the
+/// text the hardware does not share costs one deadline per variant, not one per batch; few
+/// enough that blocks hung in it leave the GPU room for the others (a block that never started
+/// is run again by the next process).
+constexpr std::size_t kNamedBatch = 1000;
 /// How long a thread elsewhere stays alive before it finishes.
 constexpr unsigned kIdleMicroseconds = 200;
 
