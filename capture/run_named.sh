@@ -106,16 +106,19 @@ over_budget() { [ $((SECONDS - t_start)) -ge "$budget" ]; }
 
 # run_set VARIANT SET COUNT SEED FILE: all COUNT states into FILE, in as many processes as hangs
 # and traps ask for. After a trap the state at fault runs alone; a probe set then stays one
-# state per process (its states tend to trap alike), a defined set goes back to batches.
+# state per process (its states tend to trap alike), a defined set goes back to whole batches.
+# A hang that kept some blocks from starting (the harness goes on from the first of them) makes
+# the next processes take an eighth as many states, down to one, so that each one gets further.
 run_set() {
   local v=$1 set=$2 count=$3 seed=$4 file=$5
-  local first=0 k=0 alone=0 rc next last part probe=0
+  local first=0 k=0 alone=0 rc next last part probe=0 span=$3
   local parts=()
   case $set in probe-*) probe=1 ;; esac
   while [ "$first" -lt "$count" ]; do
     if over_budget; then echo "[$set $v] stopped at state $first: time budget used up"; break; fi
     k=$((k + 1))
-    last=$count
+    last=$((first + span))
+    [ "$last" -le "$count" ] || last=$count
     [ $alone = 1 ] && last=$((first + 1))
     part=$file.part$k.jsonl.gz
     rm -f "$work/step.out"
@@ -129,10 +132,12 @@ run_set() {
         [ $probe = 1 ] || alone=0
         ;;
       75)
-        # A hang: the blocks before `next` are recorded. A block that never started beside the
-        # hung ones runs alone next.
+        # A hang: the blocks before `next` are recorded; before `last`, some never started.
         [ -n "$next" ] || break
-        [ "$next" -gt "$first" ] || alone=1
+        if [ "$next" -lt "$last" ]; then
+          span=$(((last - first) / 8))
+          [ "$span" -ge 1 ] || span=1
+        fi
         first=$next
         ;;
       69)
