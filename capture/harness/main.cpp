@@ -383,7 +383,6 @@ int cmd_named(const Variant& v, CtaSet set, std::size_t count, uint64_t seed,
     }
     return 0;
   };
-  std::size_t hung_blocks = 0;
   for (std::size_t b0 = 0; b0 < recs.size(); b0 += kNamedBatch) {
     const std::size_t b1 = std::min(recs.size(), b0 + kNamedBatch);
     // One launch per block size and immediate pair, all side by side.
@@ -464,14 +463,15 @@ int cmd_named(const Variant& v, CtaSet set, std::size_t count, uint64_t seed,
           continue;
         }
         r.fault = fault;
-        ++hung_blocks;
       }
       ++g;
     }
     if (ok) continue;
     // A hang (or a lone state's trap): the blocks up to `next` are observed; leave at once.
     const int rc = write(next);
-    std::cout << v.name << " " << h.set << ": " << next << " blocks (" << hung_blocks
+    const auto faulted = std::count_if(recs.begin(), recs.begin() + static_cast<long>(next),
+                                       [](const CtaRecord& r) { return !r.fault.empty(); });
+    std::cout << v.name << " " << h.set << ": " << next << " blocks (" << faulted
               << " of them: " << fault << ") -> " << out << "\n";
     if (first + next < last) std::cout << "next " << first + next << "\n";
     const int code = rc ? rc : first + next < last ? kExitResume : 0;
