@@ -4,7 +4,6 @@
 // elsewhere or has exited), then made into a record; the model checks every state before it is
 // kept, so the main sets hold no UB and each probe fires the clause it is about.
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <numeric>
 #include <stdexcept>
