@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "json/read.hpp"
+#include "spec/instr_parse.hpp"
 
 namespace warpspec::capture {
 
@@ -44,12 +45,17 @@ enum Member {
   kPred,  // block records (with exited and d)
   kB,
   kC,
-  kWidth  // shuffle records
+  kWidth,  // shuffle records
+  kElsewhere,
+  kPartner,
+  kBar,
+  kCount,
+  kRan  // named block barriers
 };
-constexpr json::Names<22> kRecordNames{"form", "via",      "instr",  "call",  "ctype",  "negate",
-                                       "tag",  "executes", "exited", "mask",  "a",      "site",
-                                       "d",    "p",        "active", "fault", "writes", "threads",
-                                       "pred", "b",        "c",      "width"};
+constexpr json::Names<27> kRecordNames{
+    "form", "via", "instr", "call",  "ctype",     "negate",  "tag",   "executes", "exited",
+    "mask", "a",   "site",  "d",     "p",         "active",  "fault", "writes",   "threads",
+    "pred", "b",   "c",     "width", "elsewhere", "partner", "bar",   "count",    "ran"};
 
 constexpr uint32_t bit(int k) {
   return uint32_t{1} << k;
@@ -186,7 +192,9 @@ struct Fields {
     if (via == "ptx") {
       r.via = Via::Ptx;
       need(bit(kInstr));
-      if (!instr.starts_with(form))
+      // A block barrier's text is read by the instruction parser instead (parse_cta), which
+      // also knows its barrier.cta spellings.
+      if (spec::is_warp_form(this->form) && !instr.starts_with(form))
         fail(kInstr, "\"" + std::string(instr) + "\" does not start with the form name " +
                          std::string(form));
       r.instr = instr;
@@ -339,25 +347,14 @@ WarpRecord parse_warp(Fields& in) {
   return r;
 }
 
-CtaRecord parse_cta(Fields& in) {
-  CtaRecord r;
-  auto& root = in.root;
-  // The block's size and who has exited first: the other members are read against them.
-  const json::Path threads_at(root.path(), "threads"), exited_at(root.path(), "exited");
-  auto tv = root.find("threads", threads_at);
-  if (!tv) root.fail("missing field \"threads\"");
-  const auto t = tv->kind() == json::Kind::Number ? tv->as_uint() : std::nullopt;
-  if (!t || *t < 1 || *t > model::kMaxCtaThreads) tv->expected("a block size from 1 to 1024");
-  const std::size_t n = *t;
+/// An array of one lane word per warp of an `n`-thread block, as `exited` is written: bit i of
+/// word w is thread 32w + i. Bits past the block are refused.
+std::vector<bool> warp_words(json::Value& v, std::size_t n) {
   const std::size_t warps = (n + kW - 1) / kW;
-  root.reset();
-  auto ev = root.find("exited", exited_at);
-  if (!ev) root.fail("missing field \"exited\"");
-  r.exited.assign(n, false);
-  std::vector<bool> who(n, true);
-  if (ev->kind() != json::Kind::Array)
-    ev->expected("an array of " + std::to_string(warps) + " lane words, one per warp");
-  const auto count = ev->array().each([&](std::size_t w, json::Value& x) {
+  if (v.kind() != json::Kind::Array)
+    v.expected("an array of " + std::to_string(warps) + " lane words, one per warp");
+  std::vector<bool> out(n, false);
+  const auto count = v.array().each([&](std::size_t w, json::Value& x) {
     if (w >= warps) return;
     const uint64_t bits = word(x, 32);
     for (unsigned i = 0; i < kW; ++i) {
@@ -365,25 +362,96 @@ CtaRecord parse_cta(Fields& in) {
       const bool b = (bits >> i) & 1u;
       if (thread >= n && b)
         x.fail("bit set for thread " + std::to_string(thread) + " beyond the block");
-      if (thread < n) r.exited[thread] = b, who[thread] = !b;
+      if (thread < n) out[thread] = b;
     }
   });
   if (count != warps)
-    ev->fail("expected an array of " + std::to_string(warps) + " lane words, one per warp");
+    v.fail("expected an array of " + std::to_string(warps) + " lane words, one per warp");
+  return out;
+}
+
+/// The instruction a block record's text writes, checked against its form and `negate`.
+spec::Instr cta_instr(Fields& in, const CtaRecord& r) {
+  if (r.via == Via::Intrinsic) return instr_of(r);
+  const auto parsed = spec::parse_instruction(r.instr);
+  if (const auto* e = std::get_if<spec::ParseError>(&parsed))
+    in.fail(kInstr, "\"" + r.instr + "\" does not parse: " + e->message);
+  const spec::Instr ins = std::get<spec::ParsedInstr>(parsed).instr;
+  if (ins.form != r.form)
+    in.fail(kInstr, "\"" + r.instr + "\" is " + std::string(spec::form_info(ins.form).name) +
+                        ", not " + std::string(spec::form_info(r.form).name));
+  if (ins.negate != r.negate)
+    in.fail(in.has(kNegate) ? kNegate : kInstr,
+            std::string("\"negate\" must be ") + (ins.negate ? "true" : "false") + ": \"" +
+                r.instr + "\" writes " + (ins.negate ? "!c" : "c"));
+  return ins;
+}
+
+CtaRecord parse_cta(Fields& in) {
+  CtaRecord r;
+  auto& root = in.root;
+  // The block's size, then who has exited, sits elsewhere, arrives as a partner and came back:
+  // the other members are read against them.
+  const json::Path threads_at(root.path(), "threads");
+  auto tv = root.find("threads", threads_at);
+  if (!tv) root.fail("missing field \"threads\"");
+  const auto t = tv->kind() == json::Kind::Number ? tv->as_uint() : std::nullopt;
+  if (!t || *t < 1 || *t > model::kMaxCtaThreads) tv->expected("a block size from 1 to 1024");
+  const std::size_t n = *t;
   root.reset();
+  r.elsewhere.assign(n, false);
+  r.partner.assign(n, false);
+  for (const int k : {kExited, kElsewhere, kPartner, kRan}) {
+    const json::Path at(root.path(), kRecordNames[k]);
+    auto v = root.find(kRecordNames[k], at);
+    if (!v) {
+      if (k == kExited) root.fail("missing field \"exited\"");
+      root.reset();
+      continue;
+    }
+    auto bits = warp_words(*v, n);
+    for (std::size_t th = 0; th < n; ++th) {
+      if (!bits[th] || k == kExited) continue;
+      const std::string who = "thread " + std::to_string(th);
+      if (r.exited[th]) v->fail(who + " has exited");
+      if (k == kPartner && r.elsewhere[th]) v->fail(who + " is elsewhere, not at a barrier");
+      if (k == kRan && r.elsewhere[th]) v->fail(who + " is elsewhere: it runs no barrier");
+    }
+    if (k == kExited) r.exited = std::move(bits);
+    if (k == kElsewhere) r.elsewhere = std::move(bits);
+    if (k == kPartner) r.partner = std::move(bits);
+    if (k == kRan) r.ran = std::move(bits);
+    root.reset();
+  }
+  std::vector<bool> who(n);
+  for (std::size_t th = 0; th < n; ++th) who[th] = r.executes(th) && r.came_back(th);
   r.pred.assign(n, 0);
   r.d.assign(n, 0);
+  std::vector<uint32_t> bar(n), count(n);
   in.seen = root.members(kRecordNames, [&](int k, json::Value& m) {
     if (in.common(k, m, r.negate)) return;
+    if (k >= 0) in.at[k] = m.at();
     switch (k) {
       case kThreads:
       case kExited:
+      case kElsewhere:
+      case kPartner:
+      case kRan:
         break;  // read above
       case kPred:
         per_lane(m, n, r.pred.data(), w32);
         break;
+      case kBar:
+        per_lane(m, n, bar.data(), w32);
+        break;
+      case kCount:
+        per_lane(m, n, count.data(), w32);
+        break;
       case kD:
         results(m, who, r.d.data(), w32);
+        break;
+      case kFault:
+        r.fault = m.string();
         break;
       default:
         m.skip();
@@ -391,6 +459,33 @@ CtaRecord parse_cta(Fields& in) {
   });
   in.finish(r);
   in.need(bit(kPred) | bit(kD));
+  // a and b: per thread exactly where the instruction takes them from a register.
+  const spec::Instr ins = cta_instr(in, r);
+  const auto operand = [&](int k, bool reg, const std::string& why_not, std::vector<uint32_t>& v,
+                           std::vector<uint32_t>& out) {
+    if (reg) {
+      in.need(bit(k));
+      out = std::move(v);
+    } else if (in.has(k)) {
+      in.fail(k, why_not);
+    }
+  };
+  operand(kBar, !ins.imm_bar,
+          "the instruction writes a as the immediate " + std::to_string(ins.imm_bar.value_or(0)) +
+              ": no per-thread \"bar\"",
+          bar, r.bar);
+  operand(kCount, ins.has_count && !ins.imm_count,
+          ins.has_count
+              ? "the instruction writes b as the immediate " +
+                    std::to_string(ins.imm_count.value_or(0)) + ": no per-thread \"count\""
+              : "the instruction has no thread count b",
+          count, r.count);
+  // Only a launch that failed or did not return leaves a thread behind at its barrier.
+  if (r.fault.empty() && r.ran)
+    for (std::size_t th = 0; th < n; ++th)
+      if (r.arrives(th) && !(*r.ran)[th])
+        in.fail(kRan, "thread " + std::to_string(th) +
+                          " did not come back, but the record has no \"fault\"");
   return r;
 }
 
@@ -494,24 +589,39 @@ Json warp_json(const WarpRecord& r) {
   return o;
 }
 
+/// Per-thread flags as one lane word per warp (`exited` and its like).
+Json warp_words_json(const std::vector<bool>& v, std::size_t n) {
+  Json a = Json::array();
+  for (std::size_t w = 0; w * kW < n; ++w) {
+    uint32_t bits = 0;
+    for (unsigned i = 0; i < kW && w * kW + i < n; ++i)
+      if (v.size() > w * kW + i && v[w * kW + i]) bits |= 1u << i;
+    a.push_back(hex(bits));
+  }
+  return a;
+}
+
 Json cta_json(const CtaRecord& r) {
   Json o = Json::object();
   put_invocation(o, r);
   const std::size_t n = r.exited.size();
   o["threads"] = n;
-  Json ex = Json::array();
-  std::vector<bool> who(n);
-  for (std::size_t w = 0; w * kW < n; ++w) {
-    uint32_t bits = 0;
-    for (unsigned i = 0; i < kW && w * kW + i < n; ++i)
-      if (r.exited[w * kW + i]) bits |= 1u << i;
-    ex.push_back(hex(bits));
-  }
-  for (std::size_t t = 0; t < n; ++t) who[t] = !r.exited[t];
-  o["exited"] = ex;
-  std::vector<bool> all(n, true);
-  o["pred"] = result_words(r.pred, all, [](uint32_t x) { return Json(hex(x)); });
-  o["d"] = result_words(r.d, who, [](uint32_t x) { return Json(hex(x)); });
+  o["exited"] = warp_words_json(r.exited, n);
+  // Written only where they say something, so that a __syncthreads record reads as it always did.
+  const auto any = [](const std::vector<bool>& v) {
+    return std::find(v.begin(), v.end(), true) != v.end();
+  };
+  if (any(r.elsewhere)) o["elsewhere"] = warp_words_json(r.elsewhere, n);
+  if (any(r.partner)) o["partner"] = warp_words_json(r.partner, n);
+  if (r.ran) o["ran"] = warp_words_json(*r.ran, n);
+  if (!r.fault.empty()) o["fault"] = r.fault;
+  std::vector<bool> all(n, true), who(n);
+  for (std::size_t t = 0; t < n; ++t) who[t] = r.executes(t) && r.came_back(t);
+  const auto words = [](uint32_t x) { return Json(hex(x)); };
+  o["pred"] = result_words(r.pred, all, words);
+  if (!r.bar.empty()) o["bar"] = result_words(r.bar, all, words);
+  if (!r.count.empty()) o["count"] = result_words(r.count, all, words);
+  o["d"] = result_words(r.d, who, words);
   return o;
 }
 
@@ -655,18 +765,30 @@ model::Warp warp_of(const WarpRecord& r) {
 }
 
 spec::Instr instr_of(const CtaRecord& r) {
+  if (r.via == Via::Ptx) {
+    const auto parsed = spec::parse_instruction(r.instr);
+    if (const auto* e = std::get_if<spec::ParseError>(&parsed))
+      throw std::invalid_argument("\"" + r.instr + "\": " + e->message);
+    return std::get<spec::ParsedInstr>(parsed).instr;
+  }
+  // The __syncthreads family: barrier 0, every thread of the block, no count.
   spec::Instr in;
   in.form = r.form;
   in.negate = r.negate;
+  in.imm_bar = 0;
   return in;
 }
 
 model::Cta cta_of(const CtaRecord& r) {
-  model::Cta c = model::make_cta(r.exited.size());
-  for (std::size_t t = 0; t < r.exited.size(); ++t) {
+  const std::size_t n = r.exited.size();
+  model::Cta c = model::make_cta(n);
+  for (std::size_t t = 0; t < n; ++t) {
     c.exited[t] = r.exited[t];
-    c.arrive[t] = !r.exited[t];
+    c.arrive[t] = r.arrives(t);
+    c.partner[t] = r.partner.size() > t && r.partner[t];
     c.pred[t] = r.pred[t];
+    c.bar[t] = r.bar.size() > t ? r.bar[t] : 0;
+    c.count[t] = r.count.size() > t ? r.count[t] : 0;
   }
   return c;
 }

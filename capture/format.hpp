@@ -70,7 +70,11 @@ struct WarpRecord {
                                                                 ///< the instruction, if recorded
 };
 
-/// One thread block at a __syncthreads-family barrier and what each arriving thread observed.
+/// One thread block at a block barrier and what each thread observed. A thread has exited, sits
+/// elsewhere (alive, at no barrier), or arrives: through the instruction itself, or through its
+/// partner form (spec::partner_name) where `partner` says so. The instruction as written
+/// (`instr`, or the intrinsic, which is barrier 0 without a count) says whether a and b are
+/// immediates; where one is a register, `bar` or `count` holds each thread's value.
 struct CtaRecord {
   spec::FormId form = spec::FormId::BarSync;
   Via via = Via::Ptx;
@@ -79,9 +83,28 @@ struct CtaRecord {
   spec::CType ctype = spec::CType::Void;
   bool negate = false;
   std::string tag;
-  std::vector<bool> exited;    ///< per thread; every other thread reaches the barrier
-  std::vector<uint32_t> pred;  ///< per thread predicate value (non-zero is true)
-  std::vector<uint32_t> d;     ///< per thread observed result; meaningful on arriving threads
+  std::vector<bool> exited;     ///< per thread: exited before the barrier
+  std::vector<bool> elsewhere;  ///< per thread: alive, at no barrier (empty: none)
+  std::vector<bool> partner;    ///< per thread: arrives through the partner form (empty: none)
+  std::vector<uint32_t> pred;   ///< per thread predicate value (non-zero is true)
+  std::vector<uint32_t> bar;    ///< per thread barrier number a, where a is a register (else empty)
+  std::vector<uint32_t> count;  ///< per thread thread count b, where b is a register (else empty)
+  std::vector<uint32_t> d;      ///< per thread observed result; meaningful where the thread
+                                ///< executes the instruction and came back from it
+  /// Per thread: came back from its barrier instruction (the instruction or the partner form).
+  /// Absent in the __syncthreads family's records, whose harness let no arriving thread stay.
+  std::optional<std::vector<bool>> ran;
+  std::string fault;  ///< non-empty when the launch holding this block failed or did not return
+                      ///< in time ("hang (no return within 3 s)"); `ran` then says who came back
+
+  /// Thread t arrives at a barrier (through the instruction or its partner form).
+  bool arrives(std::size_t t) const {
+    return !exited[t] && !(elsewhere.size() > t && elsewhere[t]);
+  }
+  /// Thread t executes the instruction itself.
+  bool executes(std::size_t t) const { return arrives(t) && !(partner.size() > t && partner[t]); }
+  /// Thread t came back from its barrier instruction (every arriving thread, without `ran`).
+  bool came_back(std::size_t t) const { return arrives(t) && (!ran || (*ran)[t]); }
 };
 
 /// A record of either kind.
@@ -159,7 +182,9 @@ Record parse_record(json::Document& doc, const json::Line& line);
 spec::Instr instr_of(const WarpRecord& r);
 /// The model's view of a warp record's state.
 model::Warp warp_of(const WarpRecord& r);
-/// The instruction instance a block record ran.
+/// The instruction instance a block record ran: its PTX text as the parser reads it, or for an
+/// intrinsic barrier 0 without a count. Throws std::invalid_argument on text that does not parse
+/// (the reader refuses such records).
 spec::Instr instr_of(const CtaRecord& r);
 /// The model's view of a block record's state.
 model::Cta cta_of(const CtaRecord& r);

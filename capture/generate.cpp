@@ -4,6 +4,8 @@
 #include <bit>
 #include <random>
 
+#include "capture/generate_detail.hpp"
+
 namespace warpspec::capture {
 
 namespace {
@@ -14,36 +16,8 @@ constexpr StateSet kAllSets[] = {
     StateSet::ProbeEmptyMask, StateSet::ProbeExitedOnly,  StateSet::ProbeNamesExited,
     StateSet::ProbeNamesIdle, StateSet::ProbeMaskMismatch};
 
-/// Small helpers over one random engine; the engine is seeded per state set, so a file can be
-/// regenerated from its header's seed.
-struct Rng {
-  std::mt19937_64 eng;
-  uint64_t u64() { return eng(); }
-  uint32_t u32() { return static_cast<uint32_t>(eng() >> 32); }
-  unsigned below(unsigned n) { return static_cast<unsigned>(eng() % n); }
-  bool chance(unsigned percent) { return below(100) < percent; }
-  template <class T, std::size_t N>
-  T pick(const T (&arr)[N]) {
-    return arr[below(N)];
-  }
-  /// A random subset of `from` where each bit is kept with the given probability.
-  uint32_t subset(uint32_t from, unsigned percent) {
-    uint32_t out = 0;
-    for (unsigned i = 0; i < kW; ++i)
-      if (((from >> i) & 1u) && chance(percent)) out |= 1u << i;
-    return out;
-  }
-  /// One set bit of `from` (which must be non-zero).
-  unsigned lane_in(uint32_t from) {
-    unsigned k = below(static_cast<unsigned>(std::popcount(from)));
-    for (unsigned i = 0; i < kW; ++i)
-      if ((from >> i) & 1u) {
-        if (k == 0) return i;
-        --k;
-      }
-    return 0;
-  }
-};
+using detail::Rng;
+using detail::set_invocation;
 
 uint32_t range_mask(unsigned lo, unsigned hi) {  // lanes [lo, hi)
   uint64_t m = ((uint64_t{1} << hi) - 1) & ~((uint64_t{1} << lo) - 1);
@@ -75,10 +49,7 @@ constexpr uint64_t kCornerF64[] = {
     0x7ff8000000000001ull, 0x7ff0000000000001ull, 0x7ff8000100000000ull, 0x7ff0000000000000ull,
     0xfff0000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull, 0x0000000000000001ull,
     0x3ff0000000000001ull};
-// Predicates: mostly 0 and 1, plus non-zero values that are false in their low half or only
-// true in one bit, which must still count as true.
-constexpr uint64_t kPredTrue[] = {1ull,          1ull,          1ull,           2ull,
-                                  0x80000000ull, 0xffffffffull, 0x100000000ull, ~0ull};
+using detail::kPredTrue;
 
 /// One value of the kind: a corner, or a random word.
 uint64_t one_value(Rng& g, ValueKind k) {
@@ -852,45 +823,10 @@ CtaRecord cta_state(Rng& g) {
   if (std::find(ex.begin(), ex.end(), false) == ex.end()) ex[g.below(n)] = false;
   r.exited = ex;
   r.pred.assign(n, 0);
-  std::string style;
-  auto truthy = [&] { return static_cast<uint32_t>(g.pick(kPredTrue)) | (g.chance(90) ? 0u : 1u); };
-  switch (g.below(6)) {
-    case 0:
-      style = "all-false";
-      break;
-    case 1:
-      style = "all-true";
-      for (auto& p : r.pred) p = truthy();
-      break;
-    case 2:
-      style = "one-true";
-      r.pred[g.below(n)] = truthy();
-      break;
-    case 3:
-      style = "one-false";
-      for (auto& p : r.pred) p = truthy();
-      r.pred[g.below(n)] = 0;
-      break;
-    default:
-      style = "mixed";
-      for (auto& p : r.pred) p = g.chance(50) ? truthy() : 0;
-      break;
-  }
+  const std::string style = detail::fill_block_preds(g, r.pred);
   r.d.assign(n, 0);
   r.tag = std::to_string(n) + "/" + pattern + "/" + style;
   return r;
-}
-
-template <class R>
-void set_invocation(R& r, const Variant& v) {
-  r.form = v.form;
-  r.via = v.via;
-  if (v.via == Via::Ptx)
-    r.instr = v.text;
-  else
-    r.call = v.text;
-  r.ctype = v.ctype;
-  r.negate = v.negate;
 }
 
 }  // namespace
@@ -983,6 +919,7 @@ std::vector<WarpRecord> generate_warp_states(const Variant& v, StateSet set, uin
 }
 
 std::vector<CtaRecord> generate_cta_states(const Variant& v, uint64_t seed, std::size_t n) {
+  if (is_named(v)) return generate_cta_states(v, CtaSet::Main, seed, n);
   Rng g{std::mt19937_64(seed)};
   std::vector<CtaRecord> out;
   while (out.size() < n) {
@@ -1018,10 +955,17 @@ std::optional<std::string> hang_risk(const WarpRecord& r, StateSet set) {
 }
 
 std::optional<std::string> hang_risk(const CtaRecord& r) {
-  if (r.exited.empty() || r.exited.size() > model::kMaxCtaThreads) return "bad block size";
-  if (std::find(r.exited.begin(), r.exited.end(), false) == r.exited.end())
-    return "no thread reaches the barrier";
-  if (r.pred.size() != r.exited.size()) return "one predicate per thread expected";
+  const std::size_t n = r.exited.size();
+  if (n == 0 || n > model::kMaxCtaThreads) return "bad block size";
+  if (r.pred.size() != n || r.d.size() != n)
+    return "one predicate and one result per thread expected";
+  for (const auto* v : {&r.elsewhere, &r.partner})
+    if (!v->empty() && v->size() != n) return "one status per thread expected";
+  for (const auto* v : {&r.bar, &r.count})
+    if (!v->empty() && v->size() != n) return "one operand per thread expected";
+  bool any = false;
+  for (std::size_t t = 0; t < n; ++t) any = any || r.arrives(t);
+  if (!any) return "no thread reaches the barrier";
   return std::nullopt;
 }
 

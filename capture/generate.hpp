@@ -53,8 +53,53 @@ bool probe_fires(StateSet set, spec::FormId form, spec::ClauseId clause);
 std::vector<WarpRecord> generate_warp_states(const Variant& v, StateSet set, uint64_t seed,
                                              std::size_t n);
 
-/// `n` block states for a block-barrier variant, deterministic in `seed`.
+/// The sets of block states. `Main` holds only states the spec defines: every arriving thread
+/// comes back, with the value the model gives. For the __syncthreads family it is the one set
+/// (barrier 0, every thread arriving or exited). For the named barriers it leans to the corners:
+/// counts equal to the arrivals and smaller than the block, several phases of one count, two
+/// barriers side by side, whole warps elsewhere or exited, exited threads inside arriving warps,
+/// partial last warps, and partner warps arriving through the other form. `Leftover` is
+/// bar.arrive alone leaving its barrier part-filled (defined: no one waits). Each probe breaks
+/// one rule and may hang: the harness runs it under a deadline and records who came back.
+enum class CtaSet : uint8_t {
+  Main,
+  Leftover,                   ///< bar.arrive alone; the arrivals are no whole number of phases
+  ProbeCountNotWarpMultiple,  ///< a thread count that is not a multiple of 32
+  ProbeCountZero,             ///< a thread count of 0
+  ProbeBarrierRange,          ///< a barrier number above 15, from a register
+  ProbeCountUnreachable,      ///< a thread count above 32 per warp of the block
+  ProbeCountMixed,            ///< warps at one barrier with different thread counts
+  ProbeNotGathered,           ///< a warp whose threads are not all at its barrier
+  ProbeTooFew,                ///< waiting threads whose barrier gets fewer arrivals than b
+  ProbeRedPhases,             ///< bar.red with twice or three times its count arriving
+  ProbeRedMixed,              ///< bar.red and bar.sync at one barrier
+};
+
+/// "main", "leftover", and "probe-" plus the rule a probe breaks: "probe-count-not-warp-multiple",
+/// "probe-count-zero", "probe-barrier-range", "probe-count-unreachable", "probe-count-mixed",
+/// "probe-not-gathered", "probe-too-few", "probe-red-phases", "probe-red-mixed".
+std::string_view cta_set_name(CtaSet s);
+/// Inverse of cta_set_name.
+std::optional<CtaSet> find_cta_set(std::string_view name);
+/// The sets a block variant is captured in: main for every one; leftover for bar.arrive with
+/// registers; the probes for one variant per form (registers, the bar spelling, c not negated),
+/// the bar.red ones for the bar.red forms, the others for bar.sync, bar.arrive and bar.red.popc.
+std::vector<CtaSet> cta_sets(const Variant& v);
+/// True for a probe set.
+bool is_cta_probe(CtaSet s);
+/// The UB clause a probe set is about (nullopt for main and leftover).
+std::optional<spec::ClauseId> cta_probe_clause(CtaSet s);
+/// True when a state of `set` may fire `clause`: never for main and leftover; for a probe, its
+/// own clause, and cta.ub.not_reached, which most of them bring with them (and on bar.red a
+/// count of 0 or below the arrivals brings cta.ub.red_phases).
+bool cta_probe_fires(CtaSet set, spec::ClauseId clause);
+
+/// `n` block states of a block-barrier variant in its main set, deterministic in `seed`.
 std::vector<CtaRecord> generate_cta_states(const Variant& v, uint64_t seed, std::size_t n);
+/// `n` block states of a block-barrier variant in `set`, deterministic in `seed`. An immediate
+/// variant's text gets the state's immediates (`bar.sync 3, 128;`).
+std::vector<CtaRecord> generate_cta_states(const Variant& v, CtaSet set, uint64_t seed,
+                                           std::size_t n);
 
 /// Checks the rule that keeps a capture from hanging: every non-exited lane named in an
 /// executing lane's membermask executes with that same membermask, and no executing lane is
@@ -63,7 +108,9 @@ std::vector<CtaRecord> generate_cta_states(const Variant& v, uint64_t seed, std:
 /// if any.
 std::optional<std::string> hang_risk(const WarpRecord& r, StateSet set);
 
-/// Checks a block state: at least one thread arrives and no thread is merely absent.
+/// Checks a block state's shape: a size of 1 to 1024, every per-thread field of that size, and
+/// at least one thread arriving. Whether the state can hang is the model's verdict
+/// (cta.ub.not_reached), which the harness asks as well.
 std::optional<std::string> hang_risk(const CtaRecord& r);
 
 }  // namespace warpspec::capture

@@ -414,33 +414,84 @@ void Replayer::add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v,
   Tally tally;
   tally.states = 1;
   if (!res.availability.available) tally.unavailable = 1;
-  StateReport rep{file, line, form, invocation(r),           r.tag, {},
+  StateReport rep{file, line, form, invocation(r),           r.tag, r.fault,
                   true, {},   0,    semantic_clauses(r.form)};
+  // UB anywhere leaves every thread undefined: then what came back is an observation. Without
+  // UB every arriving thread must come back (a hang or a trap fails it), and every thread of the
+  // instruction itself with the model's d.
+  const bool defined = !res.outcome.any_ub;
+  std::vector<std::vector<spec::ClauseId>> ub(r.exited.size());
+  std::vector<spec::ClauseId> ub_seen;
+  for (const auto& f : res.ub) {
+    ub_seen.push_back(f.clause);
+    for (unsigned th : f.threads) ub[th].push_back(f.clause);
+  }
+  std::size_t came_back = 0, stuck = 0, as_written = 0, zero = 0;
   for (std::size_t th = 0; th < r.exited.size(); ++th) {
     LaneRow row;
     row.lane = static_cast<unsigned>(th);
-    row.status = r.exited[th] ? model::LaneStatus::Exited : model::LaneStatus::Executes;
+    row.status = r.exited[th]    ? model::LaneStatus::Exited
+                 : r.arrives(th) ? model::LaneStatus::Executes
+                                 : model::LaneStatus::Inactive;
+    row.partner = r.partner.size() > th && r.partner[th];
     row.a = r.pred[th];
-    if (!r.exited[th]) {
-      row.obs_d = r.d[th];
-      row.model_d = res.outcome.d[th];
-      row.defined = !res.outcome.any_ub;
-      if (row.defined) {
-        row.mismatch = row.obs_d != row.model_d;
+    if (!r.bar.empty()) row.bar = r.bar[th];
+    if (!r.count.empty()) row.count = r.count[th];
+    row.ub = ub[th];
+    if (r.arrives(th)) {
+      const bool back = r.came_back(th);
+      row.obs_ran = back;
+      if (r.executes(th)) {
+        if (back) row.obs_d = r.d[th];
+        row.model_d = res.outcome.d[th];
+      }
+      row.defined = defined;
+      if (defined) {
+        row.mismatch = !back || row.obs_d != row.model_d;
         ++tally.lanes;
         ++(row.mismatch ? tally.mismatched : tally.agreed);
       } else {
         ++tally.undefined;
+        ++(back ? came_back : stuck);
+        if (r.executes(th) && back) {
+          as_written += r.d[th] == res.outcome.d[th];
+          zero += r.d[th] == 0;
+        }
       }
     }
     rep.mismatches += row.mismatch;
-    // A block can hold 1024 threads: keep the mismatching ones and a few for context.
-    if (row.mismatch || rep.lanes.size() < 8) rep.lanes.push_back(std::move(row));
+    // A block can hold 1024 threads: keep the mismatching ones, those a clause fires on or that
+    // stayed behind, and a few for context.
+    const bool telling = row.mismatch || !row.ub.empty() || row.obs_ran == false;
+    if ((telling && rep.lanes.size() < 48) || rep.lanes.size() < 8)
+      rep.lanes.push_back(std::move(row));
   }
   per_form_[form] += tally;
   per_tag_[r.tag.empty() ? "-" : r.tag] += tally;
   if ((rep.mismatches || tally.unavailable) && mismatch_reports_.size() < opt_.max_mismatch_reports)
-    mismatch_reports_.push_back(std::move(rep));
+    mismatch_reports_.push_back(rep);
+  if (defined) return;
+
+  Observation& ob = observations_[form + "|" + r.tag];
+  if (ob.form.empty()) ob.form = form, ob.tag = r.tag;
+  for (auto c : ub_seen)
+    if (std::find(ob.clauses.begin(), ob.clauses.end(), c) == ob.clauses.end())
+      ob.clauses.push_back(c);
+  ++ob.states;
+  ob.lanes += tally.undefined;
+  ob.came_back += came_back;
+  ob.stuck += stuck;
+  ob.reproduced[int(Reading::AsWritten)] += as_written;
+  ob.reproduced[int(Reading::Zero)] += zero;
+  if (!r.fault.empty()) {
+    ++ob.faulted_states;
+    if (std::find(ob.faults.begin(), ob.faults.end(), r.fault) == ob.faults.end())
+      ob.faults.push_back(r.fault);
+  }
+  if (ob.examples.size() < opt_.max_examples) {
+    rep.clauses.insert(rep.clauses.end(), ub_seen.begin(), ub_seen.end());
+    ob.examples.push_back(std::move(rep));
+  }
 }
 
 std::vector<spec::FormId> unconfirmed_forms(const Replayer& r) {
@@ -482,6 +533,10 @@ nlohmann::json lane_json(const LaneRow& l) {
   if (l.model_d) o["model_d"] = hex(*l.model_d);
   if (l.obs_p) o["p"] = *l.obs_p;
   if (l.model_p) o["model_p"] = *l.model_p;
+  if (l.partner) o["partner"] = true;
+  if (l.bar) o["bar"] = hex(*l.bar);
+  if (l.count) o["count"] = hex(*l.count);
+  if (l.obs_ran) o["ran"] = *l.obs_ran;
   if (l.status == model::LaneStatus::Executes) o["defined"] = l.defined;
   if (l.d_open) o["d_defined"] = false;
   if (!l.ub.empty()) {
@@ -524,6 +579,10 @@ std::string observations_json(const Replayer& r) {
                      {"defined_lanes_disagreeing", ob.beside_lanes},
                      {"joins_group_states", ob.group_states},
                      {"joins_group_states_reproduced_whole", ob.group_states_whole}};
+    if (ob.came_back || ob.stuck) {
+      o["threads_came_back"] = ob.came_back;
+      o["threads_stuck"] = ob.stuck;
+    }
     auto& cl = o["clauses"] = nlohmann::json::array();
     for (auto c : ob.clauses) cl.push_back(spec::clause_info(c).key);
     auto& rd = o["readings"] = nlohmann::json::object();
@@ -598,8 +657,16 @@ std::string lane_table(const StateReport& s, bool executing_only) {
   if (sites) head.push_back("site");
   const bool bc = form && spec::has_operands_bc(*form);
   if (bc) head.insert(head.end(), {"b", "c"});
+  // Block barriers: a and b where they are registers, and who came back.
+  const auto any_of = [&](auto has) { return std::any_of(s.lanes.begin(), s.lanes.end(), has); };
+  const bool bars = any_of([](const LaneRow& l) { return l.bar.has_value(); });
+  const bool counts = any_of([](const LaneRow& l) { return l.count.has_value(); });
+  const bool ran = any_of([](const LaneRow& l) { return l.obs_ran.has_value(); });
+  if (bars) head.push_back("a");
+  if (counts) head.push_back("b");
   if (d_type != spec::ResultType::None) head.insert(head.end(), {"observed d", "model d"});
   if (has_p) head.insert(head.end(), {"observed p", "model p"});
+  if (ran) head.push_back("came back");
   head.insert(head.end(), {"defined", ""});
   std::vector<std::vector<std::string>> rows;
   std::vector<unsigned> ids;
@@ -610,7 +677,12 @@ std::string lane_table(const StateReport& s, bool executing_only) {
       return o ? model::format_result(*o, d_type) : std::string("-");
     };
     auto b = [&](const std::optional<bool>& o) { return o ? std::string(*o ? "1" : "0") : "-"; };
-    std::vector<std::string> row{std::string(model::status_name(l.status))};
+    // A block's thread elsewhere is alive at no barrier; a partner arrives through the other form.
+    const std::string status = l.partner ? "partner"
+                               : s.cta && l.status == model::LaneStatus::Inactive
+                                   ? "elsewhere"
+                                   : std::string(model::status_name(l.status));
+    std::vector<std::string> row{status};
     if (!s.cta) row.push_back(model::format_hex(l.mask, 32));
     if (has_a)
       row.push_back(s.cta ? std::to_string(static_cast<int32_t>(l.a))
@@ -620,9 +692,12 @@ std::string lane_table(const StateReport& s, bool executing_only) {
       row.insert(row.end(),
                  {std::to_string(l.b.value_or(0)), model::format_hex(l.c.value_or(0), 32)});
     // A d the spec leaves open shows as '?' in the model's column, as eval shows it.
+    if (bars) row.push_back(l.bar ? std::to_string(*l.bar) : "-");
+    if (counts) row.push_back(l.count ? std::to_string(*l.count) : "-");
     if (d_type != spec::ResultType::None)
       row.insert(row.end(), {w(l.obs_d), l.d_open ? std::string("?") : w(l.model_d)});
     if (has_p) row.insert(row.end(), {b(l.obs_p), b(l.model_p)});
+    if (ran) row.push_back(b(l.obs_ran));
     row.push_back(!exec ? "-" : l.d_open ? "p only" : l.defined ? "yes" : "no");
     std::string note = l.mismatch ? "<-- MISMATCH" : "";
     for (auto c : l.ub) note += (note.empty() ? "" : " ") + std::string(spec::clause_info(c).key);

@@ -56,6 +56,10 @@ struct LaneRow {
   bool d_open = false;  ///< defined, but the spec leaves d open: only p is compared
   bool mismatch = false;
   std::vector<spec::ClauseId> ub;  ///< UB clauses that fire on this lane
+  // Block barriers
+  bool partner = false;                ///< arrives through the partner form
+  std::optional<uint32_t> bar, count;  ///< the thread's a and b, where they are registers
+  std::optional<bool> obs_ran;         ///< came back from its barrier (arriving threads)
 };
 
 /// A replayed state worth showing (a mismatch, or an undefined lane), with its lane table.
@@ -104,7 +108,10 @@ struct Observation {
   std::size_t beside_lanes = 0;  ///< defined lanes of returned states that disagree with the model
   std::size_t group_states = 0;  ///< returned states where the joins-group reading applies
   std::size_t group_states_whole = 0;  ///< of those, states where it reproduces every lane
-  std::vector<StateReport> examples;   ///< the first few states, as lane tables
+  std::size_t came_back = 0;  ///< block barriers: arriving threads that came back from their
+                              ///< barrier (the others were still waiting when the launch hung)
+  std::size_t stuck = 0;      ///< block barriers: arriving threads that did not come back
+  std::vector<StateReport> examples;  ///< the first few states, as lane tables
 };
 
 /// Why a shuffle lane's d is left open: what the lane it reads was doing.

@@ -14,6 +14,14 @@ namespace warpspec::capture {
 /// What kind of operand values the generator draws.
 enum class ValueKind : uint8_t { None, B32, B64, F32, F64, Pred };
 
+/// How a named block barrier writes its barrier number a and thread count b.
+enum class NamedOperands : uint8_t {
+  None,             ///< not a named barrier (warp forms, the __syncthreads family)
+  Registers,        ///< `a, b` in registers, one value per thread
+  Immediates,       ///< `A, B` immediates, one pair of kNamedImmediates per kernel
+  RegisterNoCount,  ///< `a` in a register, no thread count
+};
+
 /// One variant: the form, how the harness writes it, and its operand kind.
 struct Variant {
   VariantId id;
@@ -25,6 +33,7 @@ struct Variant {
   bool negate;
   bool write_p;  ///< match.all written `d|p`
   ValueKind values;
+  NamedOperands operands = NamedOperands::None;  ///< named block barriers: how a and b are written
 };
 
 namespace detail {
@@ -34,6 +43,9 @@ using T = spec::CType;
 using K = ValueKind;
 constexpr Via P = Via::Ptx;
 constexpr Via I = Via::Intrinsic;
+constexpr NamedOperands R = NamedOperands::Registers;
+constexpr NamedOperands M = NamedOperands::Immediates;
+constexpr NamedOperands R1 = NamedOperands::RegisterNoCount;
 }  // namespace detail
 
 // clang-format off
@@ -85,17 +97,48 @@ inline constexpr std::array<Variant, kVariantCount> kVariants = [] {
     {V::BarRedAndNeg, "bar.red.and.pred-neg", F::BarRedAnd, P, "bar.red.and.pred d, 0, !a;", T::Void, true, false, K::Pred},
     {V::BarRedOrIntr, "bar.red.or.pred-syncthreads_or", F::BarRedOr, I, "__syncthreads_or", T::Int, false, false, K::Pred},
     {V::BarRedOrNeg, "bar.red.or.pred-neg", F::BarRedOr, P, "bar.red.or.pred d, 0, !a;", T::Void, true, false, K::Pred},
-    {V::BarArrivePtx, "bar.arrive", F::BarArrive, P, "bar.arrive a, b;", T::Void, false, false, K::None},
+    {V::BarArrivePtx, "bar.arrive", F::BarArrive, P, "bar.arrive a, b;", T::Void, false, false, K::None, R},
+    {V::BarArriveImm, "bar.arrive-imm", F::BarArrive, P, "bar.arrive A, B;", T::Void, false, false, K::None, M},
+    {V::BarArriveAligned, "bar.arrive-barrier.cta.aligned", F::BarArrive, P, "barrier.cta.arrive.aligned a, b;", T::Void, false, false, K::None, R},
+    {V::BarSyncNamed, "bar.sync-named", F::BarSync, P, "bar.sync a, b;", T::Void, false, false, K::None, R},
+    {V::BarSyncNamedImm, "bar.sync-named-imm", F::BarSync, P, "bar.sync A, B;", T::Void, false, false, K::None, M},
+    {V::BarSyncNamedNoCount, "bar.sync-named-nocount", F::BarSync, P, "bar.sync a;", T::Void, false, false, K::None, R1},
+    {V::BarSyncAligned, "bar.sync-barrier.cta.aligned", F::BarSync, P, "barrier.cta.sync.aligned a, b;", T::Void, false, false, K::None, R},
+    {V::BarRedPopcNamed, "bar.red.popc.u32-named", F::BarRedPopc, P, "bar.red.popc.u32 d, a, b, c;", T::Void, false, false, K::Pred, R},
+    {V::BarRedPopcNamedNeg, "bar.red.popc.u32-named-neg", F::BarRedPopc, P, "bar.red.popc.u32 d, a, b, !c;", T::Void, true, false, K::Pred, R},
+    {V::BarRedPopcNamedImm, "bar.red.popc.u32-named-imm", F::BarRedPopc, P, "bar.red.popc.u32 d, A, B, c;", T::Void, false, false, K::Pred, M},
+    {V::BarRedPopcNamedNoCount, "bar.red.popc.u32-named-nocount", F::BarRedPopc, P, "bar.red.popc.u32 d, a, c;", T::Void, false, false, K::Pred, R1},
+    {V::BarRedPopcAligned, "bar.red.popc.u32-barrier.cta.aligned", F::BarRedPopc, P, "barrier.cta.red.popc.aligned.u32 d, a, b, c;", T::Void, false, false, K::Pred, R},
+    {V::BarRedAndNamed, "bar.red.and.pred-named", F::BarRedAnd, P, "bar.red.and.pred d, a, b, c;", T::Void, false, false, K::Pred, R},
+    {V::BarRedAndNamedNeg, "bar.red.and.pred-named-neg", F::BarRedAnd, P, "bar.red.and.pred d, a, b, !c;", T::Void, true, false, K::Pred, R},
+    {V::BarRedAndNamedImm, "bar.red.and.pred-named-imm", F::BarRedAnd, P, "bar.red.and.pred d, A, B, c;", T::Void, false, false, K::Pred, M},
+    {V::BarRedOrNamed, "bar.red.or.pred-named", F::BarRedOr, P, "bar.red.or.pred d, a, b, c;", T::Void, false, false, K::Pred, R},
+    {V::BarRedOrNamedNeg, "bar.red.or.pred-named-neg", F::BarRedOr, P, "bar.red.or.pred d, a, b, !c;", T::Void, true, false, K::Pred, R},
+    {V::BarRedOrNamedImm, "bar.red.or.pred-named-imm", F::BarRedOr, P, "bar.red.or.pred d, A, B, c;", T::Void, false, false, K::Pred, M},
   }};
 }();
 // clang-format on
+
+/// True when PTX text `text` writes form `form`: its name, or for a block barrier the
+/// `barrier.cta.X.aligned` spelling of `bar.X` (the parser reads both as one form).
+constexpr bool spells_form(std::string_view text, std::string_view form) {
+  if (text.starts_with(form)) return true;
+  constexpr std::string_view kLong = "barrier.cta.", kAligned = ".aligned";
+  if (!form.starts_with("bar.") || !text.starts_with(kLong)) return false;
+  const std::string_view rest = text.substr(kLong.size()), op = form.substr(4);
+  const auto at = rest.find(kAligned);
+  if (at == std::string_view::npos || at > op.size()) return false;
+  return rest.substr(0, at) == op.substr(0, at) &&
+         rest.substr(at + kAligned.size()).starts_with(op.substr(at));
+}
 
 constexpr bool variants_in_order() {
   for (int i = 0; i < kVariantCount; ++i) {
     const Variant& v = kVariants[i];
     if (static_cast<int>(v.id) != i) return false;
     if (spec::is_warp_form(v.form) != (i < kFirstCtaVariant)) return false;
-    if (v.via == Via::Ptx && !v.text.starts_with(spec::form_info(v.form).name)) return false;
+    if ((v.operands != NamedOperands::None) != (i >= kFirstNamedVariant)) return false;
+    if (v.via == Via::Ptx && !spells_form(v.text, spec::form_info(v.form).name)) return false;
     // An intrinsic variant is an overload of the catalog.
     if (v.via == Via::Intrinsic) {
       bool found = false;
@@ -107,7 +150,13 @@ constexpr bool variants_in_order() {
   }
   return true;
 }
-static_assert(variants_in_order(), "one row per VariantId, in order, warp forms first");
+static_assert(
+    variants_in_order(),
+    "one row per VariantId, in order: warp forms, the __syncthreads family, named barriers");
+static_assert(spells_form("barrier.cta.red.popc.aligned.u32 d, a, b, c;", "bar.red.popc.u32") &&
+              spells_form("barrier.cta.sync.aligned a;", "bar.sync") &&
+              !spells_form("barrier.cta.sync a;", "bar.sync") &&
+              !spells_form("barrier.cta.arrive.aligned a, b;", "bar.sync"));
 
 // The harness runs on an H100: every catalog form an sm_90 part can run has a variant, so a form
 // added to the catalog without one does not compile.
@@ -126,6 +175,11 @@ static_assert(every_sm90_form_has_a_variant(),
 /// The row of a variant.
 constexpr const Variant& variant_info(VariantId id) {
   return kVariants[static_cast<int>(id)];
+}
+
+/// True for the named block barriers (barrier number, thread count, partners, threads elsewhere).
+constexpr bool is_named(const Variant& v) {
+  return v.operands != NamedOperands::None;
 }
 
 /// Looks a variant up by its name.

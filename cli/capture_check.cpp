@@ -94,6 +94,7 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
       for (std::size_t k = 0; k < ob.clauses.size(); ++k)
         std::cout << (k ? ", " : "") << spec::clause_info(ob.clauses[k]).key;
       std::cout << "]";
+      const bool block = ob.came_back || ob.stuck;
       if (ob.faulted_states) {
         // A fault is a trap's error name, or the harness's word that the launch never returned.
         const bool hung = std::all_of(ob.faults.begin(), ob.faults.end(),
@@ -101,10 +102,16 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
         std::cout << (hung ? "; the launch did not return (" : "; the launch trapped (");
         for (std::size_t k = 0; k < ob.faults.size(); ++k)
           std::cout << (k ? ", " : "") << ob.faults[k];
-        std::cout << ") in " << ob.faulted_states << " of " << ob.states << " state(s), taking "
-                  << ob.lost_lanes << " defined lane(s) with it";
+        std::cout << ") in " << ob.faulted_states << " of " << ob.states << " state(s)";
+        if (!block) std::cout << ", taking " << ob.lost_lanes << " defined lane(s) with it";
       }
-      if (ob.faulted_states < ob.states) {
+      if (block) {
+        // A block barrier: who came back from the barrier, and what the instruction gave them.
+        std::cout << "; " << ob.came_back << " thread(s) came back, " << ob.stuck
+                  << " still waiting; d as the formula gives it on "
+                  << ob.reproduced[static_cast<int>(capture::Reading::AsWritten)] << ", zero on "
+                  << ob.reproduced[static_cast<int>(capture::Reading::Zero)];
+      } else if (ob.faulted_states < ob.states) {
         std::cout << "; returned lanes reproduced by:";
         for (int k = 0; k < static_cast<int>(capture::Reading::Count_); ++k)
           std::cout << " " << capture::reading_name(capture::Reading(k)) << " " << ob.reproduced[k];

@@ -53,10 +53,49 @@ bool device_info(DeviceInfo& out, std::string& err);
 bool run_warp_batch(int variant, const LaneIn* in, LaneOut* out, std::size_t states,
                     double deadline_s, std::string& err, std::string& fault, bool& hung);
 
-/// Runs `blocks` blocks of `threads` threads of a block-barrier variant. Per thread (block-major):
-/// exited flag and predicate in; result and a ran flag out.
+/// Runs `blocks` blocks of `threads` threads of a __syncthreads-family variant. Per thread
+/// (block-major): exited flag and predicate in; result and a ran flag out.
 bool run_cta_batch(int variant, unsigned threads, const uint8_t* exited, const uint32_t* pred,
                    uint32_t* d, uint32_t* ran, std::size_t blocks, std::string& err);
+
+/// Roles of a thread in a named-barrier block (kExited as above).
+enum : uint32_t { kArrives = 0, kElsewhere = 2, kPartner = 3 };
+
+/// One thread of a named-barrier block state.
+struct NamedIn {
+  uint32_t role;   ///< kArrives (the instruction), kPartner (its partner form), kElsewhere, kExited
+  uint32_t pred;   ///< bar.red's predicate c
+  uint32_t bar;    ///< a, where the variant takes it from a register
+  uint32_t count;  ///< b, likewise
+};
+
+/// Marks a thread leaves as it goes: in host memory, so they can be read while a launch hangs.
+enum : uint32_t { kNoMark = 0, kEntered = 1, kCameBack = 2, kLeft = 3 };
+
+/// What one thread of a named-barrier block left behind.
+struct NamedOut {
+  uint32_t d;     ///< the instruction's result (bar.red), 0 otherwise; valid once mark is kCameBack
+  uint32_t mark;  ///< kEntered on the way in; kCameBack past the barrier; kLeft when a thread
+                  ///< elsewhere finishes; kNoMark for an exited thread or one that never started
+};
+
+/// One launch of a named variant: `blocks` blocks of `threads` threads, each block one state.
+struct NamedLaunch {
+  unsigned threads = 0;
+  int imm = -1;  ///< index into kNamedImmediates for an immediate variant, else -1
+  std::size_t blocks = 0;
+  const NamedIn* in = nullptr;  ///< blocks * threads, block-major
+  NamedOut* out = nullptr;      ///< likewise; filled on return, whatever happened
+};
+
+/// Runs the launches of a named variant side by side (one stream each) and polls them until all
+/// have returned or `deadline_s` has passed; threads elsewhere stay alive for `idle_us` before
+/// they finish. The kernels write their marks and results straight into host memory, so `out`
+/// holds what every thread had done by the end, even when a launch never returned: `hung` is
+/// set then, the device memory is left to the process's end, and the caller must leave without
+/// synchronising (std::_Exit). A trap sets `fault` to the error's name.
+bool run_named(int variant, NamedLaunch* launches, std::size_t count, double deadline_s,
+               unsigned idle_us, std::string& err, std::string& fault, bool& hung);
 
 /// A throughput measurement of one variant over the whole GPU.
 struct BenchResult {
@@ -69,11 +108,11 @@ struct BenchResult {
   int repeats = 0;
 };
 
-/// Measures a variant's warp-instructions per second: a full-occupancy grid, each thread a loop
-/// of dependent instructions with the full membermask. `distinct`: lanes hold different
-/// operands. `runtime_mask`: the mask is a kernel argument, so the compiler cannot see that it is
-/// full and emits its convergence check around each instruction, as it does for any mask it
-/// cannot prove full.
+/// Measures a variant's warp-instructions per second (a warp variant or the __syncthreads family):
+/// a full-occupancy grid, each thread a loop of dependent instructions with the full membermask.
+/// `distinct`: lanes hold different operands. `runtime_mask`: the mask is a kernel argument, so the
+/// compiler cannot see that it is full and emits its convergence check around each instruction, as
+/// it does for any mask it cannot prove full.
 bool bench(int variant, bool distinct, bool runtime_mask, BenchResult& out, std::string& err);
 
 }  // namespace warpspec::capture::gpu

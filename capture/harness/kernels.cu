@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -208,11 +209,8 @@ __device__ __forceinline__ uint32_t cta_op(uint32_t pred) {
         : "=r"(d)
         : "r"(pred)
         : "memory");
-  } else if constexpr (Vi == iv(V::BarArrivePtx)) {
-    // Every warp arrives at barrier 1 with the whole block as the count, and none waits.
-    asm volatile("bar.arrive 1, %0;" ::"r"(32 * ((blockDim.x + 31) / 32)) : "memory");
   } else {
-    static_assert(Vi == iv(V::BarRedOrNeg), "every block variant has a branch here");
+    static_assert(Vi == iv(V::BarRedOrNeg), "every __syncthreads-family variant has a branch here");
     asm volatile(
         "{\n\t.reg .pred s, r;\n\tsetp.ne.u32 s, %1, 0;\n\tbar.red.or.pred r, 0, !s;\n\tselp.u32 "
         "%0, 1, 0, r;\n\t}"
@@ -233,6 +231,147 @@ __global__ void cta_kernel(const uint8_t* exited, const uint32_t* pred, uint32_t
   const uint32_t r = cta_op<Vi>(pred[idx]);
   d[idx] = r;
   ran[idx] = 1;
+}
+
+// ---------------------------------------------------------------- named block barriers
+
+/// The immediate variants: each is compiled once per pair of kNamedImmediates.
+__host__ __device__ constexpr bool named_imm(int v) {
+  return v == iv(V::BarArriveImm) || v == iv(V::BarSyncNamedImm) ||
+         v == iv(V::BarRedPopcNamedImm) || v == iv(V::BarRedAndNamedImm) ||
+         v == iv(V::BarRedOrNamedImm);
+}
+__host__ __device__ constexpr unsigned imm_a(int k) {
+  return k < 0 ? 0 : kNamedImmediates[k].a;
+}
+__host__ __device__ constexpr unsigned imm_b(int k) {
+  return k < 0 ? 0 : kNamedImmediates[k].b;
+}
+
+// bar.red with this thread's predicate: the count as it is, an AND or OR returned as 0/1.
+#define WS_RED_U32(TEXT, ...)                                                 \
+  asm volatile("{\n\t.reg .pred s;\n\tsetp.ne.u32 s, %1, 0;\n\t" TEXT "\n\t}" \
+               : "=r"(d)                                                      \
+               : "r"(pred), __VA_ARGS__                                       \
+               : "memory")
+#define WS_RED_PRED(TEXT, ...)                                           \
+  asm volatile("{\n\t.reg .pred s, r;\n\tsetp.ne.u32 s, %1, 0;\n\t" TEXT \
+               "\n\tselp.u32 %0, 1, 0, r;\n\t}"                          \
+               : "=r"(d)                                                 \
+               : "r"(pred), __VA_ARGS__                                  \
+               : "memory")
+
+/// One named-barrier variant Vi (Imm: its pair of kNamedImmediates, or -1) with this thread's
+/// predicate, barrier number a and thread count b; returns what the thread receives.
+template <int Vi, int Imm>
+__device__ __forceinline__ uint32_t named_op(uint32_t pred, uint32_t a, uint32_t b) {
+  constexpr unsigned A = imm_a(Imm), B = imm_b(Imm);
+  uint32_t d = 0;
+  if constexpr (Vi == iv(V::BarArrivePtx)) {
+    asm volatile("bar.arrive %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (Vi == iv(V::BarArriveImm)) {
+    asm volatile("bar.arrive %0, %1;" ::"n"(A), "n"(B) : "memory");
+  } else if constexpr (Vi == iv(V::BarArriveAligned)) {
+    asm volatile("barrier.cta.arrive.aligned %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (Vi == iv(V::BarSyncNamed)) {
+    asm volatile("bar.sync %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (Vi == iv(V::BarSyncNamedImm)) {
+    asm volatile("bar.sync %0, %1;" ::"n"(A), "n"(B) : "memory");
+  } else if constexpr (Vi == iv(V::BarSyncNamedNoCount)) {
+    asm volatile("bar.sync %0;" ::"r"(a) : "memory");
+  } else if constexpr (Vi == iv(V::BarSyncAligned)) {
+    asm volatile("barrier.cta.sync.aligned %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (Vi == iv(V::BarRedPopcNamed)) {
+    WS_RED_U32("bar.red.popc.u32 %0, %2, %3, s;", "r"(a), "r"(b));
+  } else if constexpr (Vi == iv(V::BarRedPopcNamedNeg)) {
+    WS_RED_U32("bar.red.popc.u32 %0, %2, %3, !s;", "r"(a), "r"(b));
+  } else if constexpr (Vi == iv(V::BarRedPopcNamedImm)) {
+    WS_RED_U32("bar.red.popc.u32 %0, %2, %3, s;", "n"(A), "n"(B));
+  } else if constexpr (Vi == iv(V::BarRedPopcNamedNoCount)) {
+    WS_RED_U32("bar.red.popc.u32 %0, %2, s;", "r"(a));
+  } else if constexpr (Vi == iv(V::BarRedPopcAligned)) {
+    WS_RED_U32("barrier.cta.red.popc.aligned.u32 %0, %2, %3, s;", "r"(a), "r"(b));
+  } else if constexpr (Vi == iv(V::BarRedAndNamed)) {
+    WS_RED_PRED("bar.red.and.pred r, %2, %3, s;", "r"(a), "r"(b));
+  } else if constexpr (Vi == iv(V::BarRedAndNamedNeg)) {
+    WS_RED_PRED("bar.red.and.pred r, %2, %3, !s;", "r"(a), "r"(b));
+  } else if constexpr (Vi == iv(V::BarRedAndNamedImm)) {
+    WS_RED_PRED("bar.red.and.pred r, %2, %3, s;", "n"(A), "n"(B));
+  } else if constexpr (Vi == iv(V::BarRedOrNamed)) {
+    WS_RED_PRED("bar.red.or.pred r, %2, %3, s;", "r"(a), "r"(b));
+  } else if constexpr (Vi == iv(V::BarRedOrNamedNeg)) {
+    WS_RED_PRED("bar.red.or.pred r, %2, %3, !s;", "r"(a), "r"(b));
+  } else {
+    static_assert(Vi == iv(V::BarRedOrNamedImm), "every named variant has a branch here");
+    WS_RED_PRED("bar.red.or.pred r, %2, %3, s;", "n"(A), "n"(B));
+  }
+  (void)pred, (void)a, (void)b;
+  return d;
+}
+#undef WS_RED_U32
+#undef WS_RED_PRED
+
+/// The partner form of variant Vi with the same operands, spelled the same way: bar.sync beside
+/// bar.arrive and bar.red, bar.arrive beside bar.sync. bar.sync without a count has no partner
+/// (bar.arrive needs one); the host never asks for it.
+template <int Vi, int Imm>
+__device__ __forceinline__ void named_partner(uint32_t a, uint32_t b) {
+  constexpr unsigned A = imm_a(Imm), B = imm_b(Imm);
+  constexpr bool sync = Vi == iv(V::BarSyncNamed) || Vi == iv(V::BarSyncNamedImm) ||
+                        Vi == iv(V::BarSyncAligned) || Vi == iv(V::BarSyncNamedNoCount);
+  constexpr bool aligned = Vi == iv(V::BarArriveAligned) || Vi == iv(V::BarSyncAligned) ||
+                           Vi == iv(V::BarRedPopcAligned);
+  if constexpr (Vi == iv(V::BarSyncNamedNoCount)) {
+    asm volatile("trap;");
+  } else if constexpr (sync && aligned) {
+    asm volatile("barrier.cta.arrive.aligned %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (sync && named_imm(Vi)) {
+    asm volatile("bar.arrive %0, %1;" ::"n"(A), "n"(B) : "memory");
+  } else if constexpr (sync) {
+    asm volatile("bar.arrive %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (aligned) {
+    asm volatile("barrier.cta.sync.aligned %0, %1;" ::"r"(a), "r"(b) : "memory");
+  } else if constexpr (named_imm(Vi)) {
+    asm volatile("bar.sync %0, %1;" ::"n"(A), "n"(B) : "memory");
+  } else if constexpr (Vi == iv(V::BarRedPopcNamedNoCount)) {
+    asm volatile("bar.sync %0;" ::"r"(a) : "memory");
+  } else {
+    asm volatile("bar.sync %0, %1;" ::"r"(a), "r"(b) : "memory");
+  }
+  (void)a, (void)b;
+}
+
+__device__ __forceinline__ uint64_t global_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/// One named-barrier block state per block. Exited threads return first; threads elsewhere stay
+/// alive for `idle_us` at no barrier, then finish; the others arrive through the instruction or
+/// its partner form. Each thread leaves its marks (and d) in host memory as it goes, so that
+/// what happened before a hang can be read.
+template <int Vi, int Imm>
+__global__ void named_kernel(const NamedIn* in, NamedOut* out, unsigned n, unsigned idle_us) {
+  const std::size_t idx = std::size_t(blockIdx.x) * n + threadIdx.x;
+  const NamedIn x = in[idx];
+  if (x.role == kExited) return;
+  volatile NamedOut* o = out + idx;
+  o->mark = kEntered;
+  if (x.role == kElsewhere) {
+    const uint64_t t0 = global_ns();
+    while (global_ns() - t0 < uint64_t{idle_us} * 1000) __nanosleep(1000);
+    o->mark = kLeft;
+    return;
+  }
+  uint32_t d = 0;
+  if (x.role == kPartner)
+    named_partner<Vi, Imm>(x.bar, x.count);
+  else
+    d = named_op<Vi, Imm>(x.pred, x.bar, x.count);
+  o->d = d;
+  __threadfence_system();
+  o->mark = kCameBack;
 }
 
 // ---------------------------------------------------------------- throughput
@@ -275,6 +414,8 @@ using WarpLaunch = void (*)(const LaneIn*, const uint32_t*, LaneOut*, unsigned);
 using CtaLaunch = void (*)(const uint8_t*, const uint32_t*, uint32_t*, uint32_t*, unsigned,
                            unsigned);
 using BenchLaunch = void (*)(unsigned, unsigned, unsigned, int, bool, uint64_t*);
+using NamedLaunchFn = void (*)(const NamedIn*, NamedOut*, unsigned, unsigned, unsigned,
+                               cudaStream_t);
 
 template <int Vi>
 void launch_warp(const LaneIn* in, const uint32_t* m1, LaneOut* out, unsigned states) {
@@ -284,6 +425,11 @@ template <int Vi>
 void launch_cta(const uint8_t* ex, const uint32_t* pred, uint32_t* d, uint32_t* ran, unsigned n,
                 unsigned blocks) {
   cta_kernel<Vi><<<blocks, n>>>(ex, pred, d, ran, n);
+}
+template <int Vi, int Imm>
+void launch_named(const NamedIn* in, NamedOut* out, unsigned n, unsigned blocks, unsigned idle_us,
+                  cudaStream_t s) {
+  named_kernel<Vi, Imm><<<blocks, n, 0, s>>>(in, out, n, idle_us);
 }
 template <int Vi>
 void launch_bench(unsigned blocks, unsigned threads, unsigned iters, int distinct,
@@ -311,9 +457,27 @@ template <std::size_t... I>
 constexpr auto bench_table(std::index_sequence<I...>) {
   return std::array<BenchLaunch, sizeof...(I)>{&launch_bench<int(I)>...};
 }
+/// A named variant's launchers: column 0 for a register variant, column 1 + k for an immediate
+/// variant's pair k; the others are null.
+using NamedRow = std::array<NamedLaunchFn, kNamedImmediateCount + 1>;
+template <int Vi, std::size_t... P>
+constexpr NamedRow named_row(std::index_sequence<P...>) {
+  if constexpr (named_imm(Vi))
+    return NamedRow{nullptr, &launch_named<Vi, int(P)>...};
+  else
+    return NamedRow{&launch_named<Vi, -1>, (void(P), nullptr)...};
+}
+template <std::size_t... I>
+constexpr auto named_table(std::index_sequence<I...>) {
+  return std::array<NamedRow, sizeof...(I)>{
+      named_row<kFirstNamedVariant + int(I)>(std::make_index_sequence<kNamedImmediateCount>{})...};
+}
 const auto kWarpLaunch = warp_table(std::make_index_sequence<kFirstCtaVariant>{});
-const auto kCtaLaunch = cta_table(std::make_index_sequence<kVariantCount - kFirstCtaVariant>{});
-const auto kBenchLaunch = bench_table(std::make_index_sequence<kVariantCount>{});
+const auto kCtaLaunch =
+    cta_table(std::make_index_sequence<kFirstNamedVariant - kFirstCtaVariant>{});
+const auto kBenchLaunch = bench_table(std::make_index_sequence<kFirstNamedVariant>{});
+const auto kNamedLaunch =
+    named_table(std::make_index_sequence<kVariantCount - kFirstNamedVariant>{});
 
 bool check(cudaError_t e, const char* what, std::string& err) {
   if (e == cudaSuccess) return true;
@@ -403,8 +567,9 @@ bool run_warp_batch(int variant, const LaneIn* in, LaneOut* out, std::size_t sta
 
 bool run_cta_batch(int variant, unsigned threads, const uint8_t* exited, const uint32_t* pred,
                    uint32_t* d, uint32_t* ran, std::size_t blocks, std::string& err) {
-  if (variant < kFirstCtaVariant || variant >= kVariantCount || threads < 1 || threads > 1024) {
-    err = "not a block-barrier variant, or a bad block size";
+  if (variant < kFirstCtaVariant || variant >= kFirstNamedVariant || threads < 1 ||
+      threads > 1024) {
+    err = "not a __syncthreads-family variant, or a bad block size";
     return false;
   }
   const std::size_t n = blocks * threads;
@@ -425,9 +590,103 @@ bool run_cta_batch(int variant, unsigned threads, const uint8_t* exited, const u
          check(cudaMemcpy(ran, dran.p, n * 4, cudaMemcpyDeviceToHost), "copy ran", err);
 }
 
+bool run_named(int variant, NamedLaunch* launches, std::size_t count, double deadline_s,
+               unsigned idle_us, std::string& err, std::string& fault, bool& hung) {
+  hung = false;
+  if (variant < kFirstNamedVariant || variant >= kVariantCount) {
+    err = "not a named-barrier variant";
+    return false;
+  }
+  const NamedRow& row = kNamedLaunch[variant - kFirstNamedVariant];
+  struct Job {
+    NamedIn* in = nullptr;
+    NamedOut* out = nullptr;  // host memory the kernel writes through
+    cudaStream_t stream = nullptr;
+    std::size_t threads = 0;
+  };
+  std::vector<Job> jobs(count);
+  auto release = [&] {
+    for (auto& j : jobs) {
+      if (j.in) cudaFree(j.in);
+      if (j.out) cudaFreeHost(j.out);
+      if (j.stream) cudaStreamDestroy(j.stream);
+    }
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const NamedLaunch& l = launches[i];
+    const int col = l.imm + 1;
+    if (l.threads < 1 || l.threads > 1024 || col < 0 || col > kNamedImmediateCount || !row[col]) {
+      err = "no kernel for this block size and immediate pair";
+      release();
+      return false;
+    }
+    Job& j = jobs[i];
+    j.threads = l.blocks * l.threads;
+    if (!check(cudaMalloc(&j.in, std::max<std::size_t>(j.threads, 1) * sizeof(NamedIn)),
+               "cudaMalloc", err) ||
+        !check(cudaMemcpy(j.in, l.in, j.threads * sizeof(NamedIn), cudaMemcpyHostToDevice),
+               "copy in", err) ||
+        !check(cudaHostAlloc(&j.out, std::max<std::size_t>(j.threads, 1) * sizeof(NamedOut),
+                             cudaHostAllocMapped),
+               "cudaHostAlloc", err) ||
+        !check(cudaStreamCreateWithFlags(&j.stream, cudaStreamNonBlocking), "stream", err)) {
+      release();
+      return false;
+    }
+    std::memset(j.out, 0, j.threads * sizeof(NamedOut));
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    NamedOut* dev_out = nullptr;
+    if (!check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&dev_out), jobs[i].out, 0),
+               "cudaHostGetDevicePointer", err)) {
+      release();
+      return false;
+    }
+    row[launches[i].imm + 1](jobs[i].in, dev_out, launches[i].threads,
+                             static_cast<unsigned>(launches[i].blocks), idle_us, jobs[i].stream);
+    if (!check(cudaGetLastError(), "launch", err)) {
+      release();
+      return false;
+    }
+  }
+  // Poll every stream: a block whose threads wait for ever must not keep the others' results
+  // from being read.
+  const auto t0 = std::chrono::steady_clock::now();
+  cudaError_t failed = cudaSuccess;
+  bool done = false;
+  while (!done && failed == cudaSuccess &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() <
+             deadline_s) {
+    done = true;
+    for (auto& j : jobs) {
+      const cudaError_t e = cudaStreamQuery(j.stream);
+      if (e == cudaErrorNotReady)
+        done = false;
+      else if (e != cudaSuccess)
+        failed = e;
+    }
+    if (!done && failed == cudaSuccess) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    std::memcpy(launches[i].out, jobs[i].out, jobs[i].threads * sizeof(NamedOut));
+  if (failed != cudaSuccess) {
+    fault = cudaGetErrorName(failed);
+    return check(failed, "kernel", err);  // the context is lost; the process ends soon
+  }
+  if (!done) {
+    hung = true;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "hang (no return within %g s)", deadline_s);
+    fault = err = buf;
+    return false;  // freeing would wait for the kernel: leave it all to the process's end
+  }
+  release();
+  return true;
+}
+
 bool bench(int variant, bool distinct, bool runtime_mask, BenchResult& out, std::string& err) {
-  if (variant < 0 || variant >= kVariantCount) {
-    err = "no such variant";
+  if (variant < 0 || variant >= kFirstNamedVariant) {
+    err = "no throughput measurement for this variant";
     return false;
   }
   int sms = 0;

@@ -5,6 +5,7 @@
 //   warpspec-capture list
 //   warpspec-capture warp VARIANT SET COUNT SEED OUT.jsonl[.gz] [INDEX]
 //   warpspec-capture cta VARIANT COUNT SEED OUT.jsonl[.gz]
+//   warpspec-capture named VARIANT SET COUNT SEED OUT.jsonl[.gz] [FIRST [LAST]]
 //   warpspec-capture merge OUT.jsonl[.gz] IN...
 //   warpspec-capture bench OUT.json [VARIANT...]
 //
@@ -13,8 +14,15 @@
 // observation ("fault"). Use it for probes, whose traps or hangs would otherwise take a whole
 // batch down. `list` names each warp variant's state sets, a set that must run state by state
 // marked ":alone".
-// Exit codes: 0 done, 64 usage, 69 device or launch error, 70 a harness check failed (a state
-// that could hang, or a lane that ran when it should not have).
+// `named` runs the named block barriers: states FIRST to LAST (default all COUNT) of the set, in
+// batches whose launches run side by side under a deadline. The kernels leave their marks in
+// host memory, so a batch that hangs is still read: each block that did not finish is written
+// with a "hang" fault and the threads that came back. The process then leaves (the hung kernel
+// ends with it), printing "next N" where a later run must go on; a trap likewise, without the
+// batch's records (run its states one by one: FIRST and LAST = FIRST + 1).
+// Exit codes: 0 done, 64 usage, 69 device or launch error (a trap), 70 a harness check failed (a
+// state that could hang, or a lane that ran when it should not have), 75 `named` stopped after a
+// hang before LAST ("next N" says where to go on).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +44,7 @@
 namespace warpspec::capture {
 namespace {
 
-constexpr int kExitUsage = 64, kExitDevice = 69, kExitCheck = 70;
+constexpr int kExitUsage = 64, kExitDevice = 69, kExitCheck = 70, kExitResume = 75;
 
 int fail(int code, const std::string& msg) {
   std::cerr << "warpspec-capture: " << msg << "\n";
@@ -110,6 +118,16 @@ int cmd_info() {
 
 int cmd_list() {
   for (const auto& v : kVariants) {
+    if (is_named(v)) {
+      std::cout << "named " << v.name << " ";
+      const char* sep = "";
+      for (CtaSet s : cta_sets(v)) {
+        std::cout << sep << cta_set_name(s);
+        sep = ",";
+      }
+      std::cout << "\n";
+      continue;
+    }
     if (static_cast<int>(v.id) >= kFirstCtaVariant) {
       std::cout << "cta  " << v.name << "\n";
       continue;
@@ -239,6 +257,8 @@ int cmd_merge(const std::string& out, const std::vector<std::string>& inputs) {
 int cmd_cta(const Variant& v, std::size_t count, uint64_t seed, const std::string& out) {
   if (static_cast<int>(v.id) < kFirstCtaVariant)
     return fail(kExitUsage, std::string(v.name) + " is a warp form: use 'warp'");
+  if (is_named(v))
+    return fail(kExitUsage, std::string(v.name) + " is a named barrier: use 'named'");
   auto recs = generate_cta_states(v, seed, count);
   for (std::size_t s = 0; s < recs.size(); ++s)
     if (auto why = hang_risk(recs[s]))
@@ -285,13 +305,192 @@ int cmd_cta(const Variant& v, std::size_t count, uint64_t seed, const std::strin
   return 0;
 }
 
+/// The model must agree with the generator about a block state: main and leftover fire no UB
+/// clause; a probe fires its own (and maybe cta.ub.not_reached). bar.sync without a count has no
+/// partner form to run.
+std::optional<std::string> model_objection(const CtaRecord& r, CtaSet set) {
+  const auto res = model::evaluate_cta(instr_of(r), cta_of(r), spec::kDefaultTarget);
+  bool own = false;
+  for (const auto& f : res.ub) {
+    if (!cta_probe_fires(set, f.clause))
+      return std::string(spec::clause_info(f.clause).key) + " fires";
+    own = own || f.clause == cta_probe_clause(set);
+  }
+  if (is_cta_probe(set) && !own)
+    return std::string(spec::clause_info(*cta_probe_clause(set)).key) + " does not fire";
+  if (!instr_of(r).has_count &&
+      std::find(r.partner.begin(), r.partner.end(), true) != r.partner.end())
+    return "a partner beside a barrier without a count";
+  return std::nullopt;
+}
+
+/// The kernel inputs of one block state, and its immediate pair (-1 for registers).
+int named_inputs(const CtaRecord& r, gpu::NamedIn* in) {
+  const spec::Instr ins = instr_of(r);
+  int imm = -1;
+  if (ins.imm_bar && ins.has_count && ins.imm_count)
+    for (int k = 0; k < kNamedImmediateCount; ++k)
+      if (kNamedImmediates[k].a == *ins.imm_bar && kNamedImmediates[k].b == *ins.imm_count) imm = k;
+  for (std::size_t t = 0; t < r.exited.size(); ++t) {
+    gpu::NamedIn& x = in[t];
+    x.role = r.exited[t]     ? uint32_t{gpu::kExited}
+             : !r.arrives(t) ? uint32_t{gpu::kElsewhere}
+             : r.partner[t]  ? uint32_t{gpu::kPartner}
+                             : uint32_t{gpu::kArrives};
+    x.pred = r.pred[t];
+    x.bar = r.bar.empty() ? ins.imm_bar.value_or(0) : r.bar[t];
+    x.count = r.count.empty() ? ins.imm_count.value_or(0) : r.count[t];
+  }
+  return imm;
+}
+
+/// How many states one batch of `named` holds: a main set in one batch, so that a reading of the
+/// text the hardware does not share costs one deadline per variant, not one per batch; few
+/// enough that blocks hung in it leave the GPU room for the others (a block that never started
+/// is run again by the next process).
+constexpr std::size_t kNamedBatch = 1000;
+/// How long a thread elsewhere stays alive before it finishes.
+constexpr unsigned kIdleMicroseconds = 200;
+
+int cmd_named(const Variant& v, CtaSet set, std::size_t count, uint64_t seed,
+              const std::string& out, std::size_t first, std::size_t last) {
+  if (!is_named(v)) return fail(kExitUsage, std::string(v.name) + " is not a named barrier");
+  const auto sets = cta_sets(v);
+  if (std::find(sets.begin(), sets.end(), set) == sets.end())
+    return fail(kExitUsage,
+                std::string(v.name) + " is not captured in set " + std::string(cta_set_name(set)));
+  if (first >= last || last > count) return fail(kExitUsage, "need FIRST < LAST <= COUNT");
+  auto all = generate_cta_states(v, set, seed, count);
+  std::vector<CtaRecord> recs(all.begin() + static_cast<long>(first),
+                              all.begin() + static_cast<long>(last));
+  for (std::size_t s = 0; s < recs.size(); ++s) {
+    const auto why = hang_risk(recs[s]) ? hang_risk(recs[s]) : model_objection(recs[s], set);
+    if (why) return fail(kExitCheck, "refusing block " + std::to_string(first + s) + ": " + *why);
+  }
+  Header h;
+  gpu::DeviceInfo info;
+  std::string err;
+  if (!header_of(h, info, err)) return fail(kExitDevice, err);
+  h.set = std::string(cta_set_name(set));
+  h.seed = seed;
+  auto write = [&](std::size_t upto) {
+    try {
+      Writer w(out, h);
+      for (std::size_t s = 0; s < upto; ++s) w.write(recs[s]);
+      w.close();
+    } catch (const std::exception& e) {
+      return fail(kExitDevice, e.what());
+    }
+    return 0;
+  };
+  for (std::size_t b0 = 0; b0 < recs.size(); b0 += kNamedBatch) {
+    const std::size_t b1 = std::min(recs.size(), b0 + kNamedBatch);
+    // One launch per block size and immediate pair, all side by side.
+    std::map<std::pair<std::size_t, int>, std::vector<std::size_t>> groups;
+    std::vector<std::vector<gpu::NamedIn>> ins(b1 - b0);
+    for (std::size_t s = b0; s < b1; ++s) {
+      ins[s - b0].resize(recs[s].exited.size());
+      const int imm = named_inputs(recs[s], ins[s - b0].data());
+      if (v.operands == NamedOperands::Immediates && imm < 0)
+        return fail(kExitCheck, "block " + std::to_string(first + s) + ": \"" + recs[s].instr +
+                                    "\" names no compiled immediate pair");
+      groups[{recs[s].exited.size(), imm}].push_back(s);
+    }
+    std::vector<gpu::NamedLaunch> launches;
+    std::vector<std::vector<gpu::NamedIn>> in_of;
+    std::vector<std::vector<gpu::NamedOut>> out_of;
+    for (const auto& [key, ids] : groups) {
+      const std::size_t n = key.first;
+      in_of.emplace_back(n * ids.size());
+      out_of.emplace_back(n * ids.size());
+      for (std::size_t k = 0; k < ids.size(); ++k)
+        std::copy(ins[ids[k] - b0].begin(), ins[ids[k] - b0].end(), in_of.back().begin() + k * n);
+    }
+    std::size_t g = 0;
+    for (const auto& [key, ids] : groups) {
+      launches.push_back({static_cast<unsigned>(key.first), key.second, ids.size(), in_of[g].data(),
+                          out_of[g].data()});
+      ++g;
+    }
+    std::string fault;
+    bool hung = false;
+    const bool ok = gpu::run_named(static_cast<int>(v.id), launches.data(), launches.size(),
+                                   kDeadlineSeconds, kIdleMicroseconds, err, fault, hung);
+    if (!ok && !hung && (fault.empty() || recs.size() > 1)) {
+      // A trap takes the whole context: keep what came before this batch, and say where to go on.
+      if (b0 > 0 && write(b0) == 0)
+        std::cout << v.name << " " << h.set << ": " << b0 << " blocks -> " << out << "\n";
+      std::cout << "next " << first + b0 << "\n";
+      return fail(kExitDevice, std::string(v.name) + " " + h.set + " blocks " +
+                                   std::to_string(first + b0) + "-" +
+                                   std::to_string(first + b1 - 1) + ": " + err);
+    }
+    // Read every block back: who came back, and d where the instruction itself ran.
+    std::size_t next = b1;
+    g = 0;
+    for (const auto& [key, ids] : groups) {
+      const std::size_t n = key.first;
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        CtaRecord& r = recs[ids[k]];
+        const gpu::NamedOut* o = out_of[g].data() + k * n;
+        bool finished = true, started = false;
+        r.ran.emplace(n, false);
+        for (std::size_t t = 0; t < n; ++t) {
+          const uint32_t mark = o[t].mark;
+          started = started || mark != gpu::kNoMark;
+          const uint32_t want = r.exited[t]     ? gpu::kNoMark
+                                : !r.arrives(t) ? gpu::kLeft
+                                                : gpu::kCameBack;
+          finished = finished && mark == want;
+          // On the way a thread may still show kNoMark or kEntered; never another role's mark.
+          const bool wrong =
+              mark > gpu::kLeft || (r.exited[t] && mark != gpu::kNoMark) ||
+              (!r.exited[t] && (mark == gpu::kCameBack || mark == gpu::kLeft) && mark != want);
+          if (wrong)
+            return fail(kExitCheck, std::string(v.name) + " block " +
+                                        std::to_string(first + ids[k]) + " thread " +
+                                        std::to_string(t) + ": mark " + std::to_string(mark) +
+                                        " where " + std::to_string(want) + " belongs");
+          (*r.ran)[t] = mark == gpu::kCameBack;
+          r.d[t] = mark == gpu::kCameBack && r.executes(t) ? o[t].d : 0;
+        }
+        if (ok && !finished)
+          return fail(kExitCheck, std::string(v.name) + " block " + std::to_string(first + ids[k]) +
+                                      ": the launch returned, but a thread left no mark");
+        if (finished) continue;
+        if (hung && !started) {
+          next = std::min(next, ids[k]);  // never scheduled beside the hung blocks: run it again
+          continue;
+        }
+        r.fault = fault;
+      }
+      ++g;
+    }
+    if (ok) continue;
+    // A hang (or a lone state's trap): the blocks up to `next` are observed; leave at once.
+    const int rc = write(next);
+    const auto faulted = std::count_if(recs.begin(), recs.begin() + static_cast<long>(next),
+                                       [](const CtaRecord& r) { return !r.fault.empty(); });
+    std::cout << v.name << " " << h.set << ": " << next << " blocks (" << faulted
+              << " of them: " << fault << ") -> " << out << "\n";
+    if (first + next < last) std::cout << "next " << first + next << "\n";
+    const int code = rc ? rc : first + next < last ? kExitResume : 0;
+    if (hung) leave(code);
+    return code;
+  }
+  if (int rc = write(recs.size())) return rc;
+  std::cout << v.name << " " << h.set << ": " << recs.size() << " blocks -> " << out << "\n";
+  return 0;
+}
+
 int cmd_bench(const std::string& out, std::vector<const Variant*> which) {
   Header h;
   gpu::DeviceInfo info;
   std::string err;
   if (!header_of(h, info, err)) return fail(kExitDevice, err);
   if (which.empty())
-    for (const auto& v : kVariants) which.push_back(&v);
+    for (const auto& v : kVariants)
+      if (!is_named(v)) which.push_back(&v);
   nlohmann::json doc = nlohmann::json::parse(to_line(h));
   doc["sms"] = info.sms;
   doc["clock_khz"] = info.clock_khz;
@@ -339,7 +538,8 @@ int cmd_bench(const std::string& out, std::vector<const Variant*> which) {
 int run(int argc, char** argv) {
   const std::string usage =
       "usage: warpspec-capture info | list | warp VARIANT SET COUNT SEED OUT [INDEX] | "
-      "cta VARIANT COUNT SEED OUT | merge OUT IN... | bench OUT.json [VARIANT...]";
+      "cta VARIANT COUNT SEED OUT | named VARIANT SET COUNT SEED OUT [FIRST [LAST]] | "
+      "merge OUT IN... | bench OUT.json [VARIANT...]";
   if (argc < 2) return fail(kExitUsage, usage);
   const std::string cmd = argv[1];
   auto number = [](const char* s, uint64_t& v) {
@@ -371,6 +571,18 @@ int run(int argc, char** argv) {
     if (!v || !number(argv[3], count) || !number(argv[4], seed) || count == 0 || count > 100000)
       return fail(kExitUsage, usage);
     return cmd_cta(*v, count, seed, argv[5]);
+  }
+  if (cmd == "named" && argc >= 7 && argc <= 9) {
+    const Variant* v = variant_arg(argv[2]);
+    auto set = find_cta_set(argv[3]);
+    uint64_t count = 0, seed = 0, first = 0, last = 0;
+    if (!v || !set || !number(argv[4], count) || !number(argv[5], seed) || count == 0 ||
+        count > 100000)
+      return fail(kExitUsage, usage);
+    last = count;
+    if (argc >= 8 && !number(argv[7], first)) return fail(kExitUsage, usage);
+    if (argc == 9 && !number(argv[8], last)) return fail(kExitUsage, usage);
+    return cmd_named(*v, *set, count, seed, argv[6], first, last);
   }
   if (cmd == "bench" && argc >= 3) {
     std::vector<const Variant*> which;

@@ -8,6 +8,7 @@
 #include <bit>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "capture/generate.hpp"
@@ -38,6 +39,23 @@ void simulate(WarpRecord& r) {
 void simulate(CtaRecord& r) {
   const auto res = model::evaluate_cta(instr_of(r), cta_of(r));
   for (std::size_t t = 0; t < r.exited.size(); ++t) r.d[t] = r.exited[t] ? 0 : res.outcome.d[t];
+}
+
+/// The same for a named-barrier record, as the harness writes it: every arriving thread comes
+/// back where the state is defined; where UB fires, the threads that wait stay behind (only
+/// bar.arrive goes on) and the launch is recorded as hung.
+void simulate_named(CtaRecord& r) {
+  const auto res = model::evaluate_cta(instr_of(r), cta_of(r));
+  const bool arrive = r.form == spec::FormId::BarArrive;
+  r.ran.emplace(r.exited.size(), false);
+  r.fault.clear();
+  for (std::size_t t = 0; t < r.exited.size(); ++t) {
+    // bar.arrive's threads, and a bar.sync's bar.arrive partners, never wait.
+    const bool waits = arrive == r.partner[t];
+    (*r.ran)[t] = r.arrives(t) && (!res.outcome.any_ub || !waits);
+    if (r.arrives(t) && !(*r.ran)[t]) r.fault = "hang (no return within 3 s)";
+    r.d[t] = r.executes(t) && (*r.ran)[t] ? res.outcome.d[t] : 0;
+  }
 }
 
 Header test_header(const std::string& set) {
@@ -612,6 +630,358 @@ TEST(CaptureFormat, AGzipFileIsReadToItsEndAndNothingAfterItIsDropped) {
   EXPECT_NE(message(damaged).find("gzip"), std::string::npos) << message(damaged);
   fs::remove(one);
   fs::remove(two);
+}
+
+// ---------------------------------------------------------------- named block barriers
+
+/// Per barrier of a block record: the warps that arrive there whole (32 each, whatever their
+/// exited threads) and the count its threads give.
+struct BarrierLoad {
+  std::map<uint32_t, uint32_t> arrivals, count;
+};
+BarrierLoad load_of(const CtaRecord& r) {
+  const spec::Instr in = instr_of(r);
+  BarrierLoad l;
+  const std::size_t n = r.exited.size();
+  for (std::size_t w = 0; w * 32 < n; ++w) {
+    std::optional<uint32_t> k;
+    for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t)
+      if (r.arrives(t)) {
+        k = in.imm_bar ? *in.imm_bar : r.bar[t];
+        l.count[*k] = in.imm_count ? *in.imm_count : r.count.empty() ? 0 : r.count[t];
+      }
+    if (k) l.arrivals[*k] += 32;
+  }
+  return l;
+}
+
+TEST(CaptureGenerator, NamedMainStatesAreDefinedAndLeanToTheCorners) {
+  // Per named variant, over its main set: no UB anywhere, and the corners the brief of the set
+  // names: partial last warps, exited threads inside arriving warps, whole warps elsewhere and
+  // exited; with a count, counts equal to the arrivals and smaller than the block, and (not for
+  // bar.red) several phases and partner warps; with a register a, two barriers side by side.
+  for (const auto& v : kVariants) {
+    if (!is_named(v)) continue;
+    SCOPED_TRACE(v.name);
+    const bool red = spec::form_info(v.form).mode != spec::Mode::None;
+    const bool counted = v.operands != NamedOperands::RegisterNoCount;
+    std::size_t partial = 0, inside = 0, away = 0, gone = 0, equal = 0, smaller = 0, phases = 0,
+                partners = 0, two = 0;
+    const auto recs = generate_cta_states(v, CtaSet::Main, 100 + static_cast<int>(v.id), 300);
+    for (const auto& r : recs) {
+      ASSERT_FALSE(hang_risk(r)) << r.tag;
+      const auto res = model::evaluate_cta(instr_of(r), cta_of(r));
+      ASSERT_TRUE(res.ub.empty()) << r.tag << ": " << spec::clause_info(res.ub[0].clause).key;
+      const std::size_t n = r.exited.size();
+      partial += n % 32 != 0;
+      bool in_warp = false, warp_away = false, warp_gone = false;
+      for (std::size_t w = 0; w * 32 < n; ++w) {
+        std::size_t arriving = 0, exited = 0, elsewhere = 0, size = 0;
+        for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t, ++size) {
+          arriving += r.arrives(t), exited += r.exited[t], elsewhere += r.elsewhere[t];
+        }
+        in_warp = in_warp || (arriving && exited);
+        warp_away = warp_away || (elsewhere + exited == size && elsewhere);
+        warp_gone = warp_gone || exited == size;
+      }
+      inside += in_warp, away += warp_away, gone += warp_gone;
+      partners += std::count(r.partner.begin(), r.partner.end(), true) > 0;
+      const auto load = load_of(r);
+      two += load.arrivals.size() > 1;
+      for (const auto& [k, a] : load.arrivals) {
+        const uint32_t b = load.count.at(k);
+        equal += counted && a == b;
+        smaller += counted && b < 32 * ((n + 31) / 32);
+        phases += counted && a > b;
+      }
+    }
+    const std::size_t some = recs.size() / 10;
+    EXPECT_GE(partial, some);
+    EXPECT_GE(inside, some);
+    EXPECT_GE(gone, some / 2);
+    if (!counted) continue;
+    EXPECT_GE(away, some);
+    EXPECT_GE(equal, some);
+    EXPECT_GE(smaller, some);
+    if (!red) {
+      EXPECT_GE(phases, some);
+      EXPECT_GE(partners, some);
+    } else {
+      EXPECT_EQ(phases, 0u);
+      EXPECT_EQ(partners, 0u);
+    }
+    if (v.operands == NamedOperands::Registers) {
+      EXPECT_GE(two, some);
+    }
+    if (v.operands == NamedOperands::Immediates)
+      for (const auto& r : recs) {
+        // The text holds one compiled pair; no per-thread a or b.
+        const auto in = instr_of(r);
+        ASSERT_TRUE(in.imm_bar && in.imm_count) << r.instr;
+        EXPECT_TRUE(std::any_of(
+            std::begin(kNamedImmediates), std::end(kNamedImmediates),
+            [&](const NamedImmediate& p) { return p.a == *in.imm_bar && p.b == *in.imm_count; }))
+            << r.instr;
+        EXPECT_TRUE(r.bar.empty() && r.count.empty());
+      }
+  }
+}
+
+TEST(CaptureGenerator, EveryNamedProbeFiresTheClauseItIsAbout) {
+  std::size_t probes = 0;
+  for (const auto& v : kVariants) {
+    if (!is_named(v)) continue;
+    for (CtaSet set : cta_sets(v)) {
+      if (!is_cta_probe(set)) continue;
+      SCOPED_TRACE(std::string(v.name) + " " + std::string(cta_set_name(set)));
+      for (const auto& r : generate_cta_states(v, set, 3, 8)) {
+        ASSERT_FALSE(hang_risk(r)) << r.tag;
+        const std::string kind = "probe/" + std::string(cta_set_name(set)).substr(6);
+        EXPECT_TRUE(r.tag == kind || r.tag.starts_with(kind + "/")) << r.tag;
+        const auto res = model::evaluate_cta(instr_of(r), cta_of(r));
+        bool own = false;
+        for (const auto& f : res.ub) {
+          EXPECT_TRUE(cta_probe_fires(set, f.clause))
+              << r.tag << ": " << spec::clause_info(f.clause).key;
+          own = own || f.clause == *cta_probe_clause(set);
+        }
+        EXPECT_TRUE(own) << r.tag;
+        ++probes;
+      }
+    }
+  }
+  // bar.sync, bar.arrive and bar.red.popc: seven probes each and the two of bar.red; and and
+  // or: the two of bar.red.
+  EXPECT_EQ(probes, 8u * (7 + 7 + 9 + 2 + 2));
+}
+
+TEST(CaptureGenerator, LeftoverArrivalsLeaveTheBarrierPartFilled) {
+  const auto& v = variant_info(VariantId::BarArrivePtx);
+  for (const auto& r : generate_cta_states(v, CtaSet::Leftover, 5, 100)) {
+    EXPECT_TRUE(model::evaluate_cta(instr_of(r), cta_of(r)).ub.empty()) << r.tag;
+    EXPECT_EQ(std::count(r.partner.begin(), r.partner.end(), true), 0) << r.tag;
+    const auto load = load_of(r);
+    ASSERT_EQ(load.arrivals.size(), 1u) << r.tag;
+    const auto [k, a] = *load.arrivals.begin();
+    EXPECT_NE(a % load.count.at(k), 0u) << r.tag;
+  }
+}
+
+TEST(CaptureFormat, NamedRecordsRoundTripAndGiveTheModelTheStateTheGpuRan) {
+  std::size_t records = 0, with_fault = 0;
+  for (const auto& v : kVariants) {
+    if (!is_named(v)) continue;
+    for (CtaSet set : cta_sets(v))
+      for (auto r : generate_cta_states(v, set, 21, 6)) {
+        simulate_named(r);
+        with_fault += !r.fault.empty();
+        const std::string line = to_line(r);
+        const CtaRecord back = std::get<CtaRecord>(parse_record(line, "mem", 2));
+        ASSERT_EQ(to_line(back), line);
+        EXPECT_EQ(back.exited, r.exited);
+        EXPECT_EQ(back.elsewhere, r.elsewhere);
+        EXPECT_EQ(back.partner, r.partner);
+        EXPECT_EQ(back.bar, r.bar);
+        EXPECT_EQ(back.count, r.count);
+        EXPECT_EQ(back.ran, r.ran);
+        EXPECT_EQ(back.fault, r.fault);
+        // The model sees exactly the state the record holds.
+        const model::Cta a = cta_of(r), b = cta_of(back);
+        EXPECT_EQ(a.arrive, b.arrive);
+        EXPECT_EQ(a.exited, b.exited);
+        EXPECT_EQ(a.partner, b.partner);
+        EXPECT_EQ(a.bar, b.bar);
+        EXPECT_EQ(a.count, b.count);
+        EXPECT_EQ(a.pred, b.pred);
+        const spec::Instr x = instr_of(back);
+        EXPECT_EQ(x.form, v.form);
+        EXPECT_EQ(x.negate, v.negate);
+        EXPECT_EQ(!x.imm_bar, v.operands != NamedOperands::Immediates) << r.instr;
+        EXPECT_EQ(x.has_count, v.operands != NamedOperands::RegisterNoCount) << r.instr;
+        EXPECT_EQ(x.has_count && !x.imm_count, v.operands == NamedOperands::Registers) << r.instr;
+        for (std::size_t t = 0; t < r.exited.size(); ++t) {
+          EXPECT_EQ(a.arrive[t], !r.exited[t] && !r.elsewhere[t]);
+          if (x.has_count && !x.imm_count) {
+            EXPECT_EQ(a.count[t], r.count[t]);
+          }
+          if (!x.imm_bar) {
+            EXPECT_EQ(a.bar[t], r.bar[t]);
+          }
+        }
+        ++records;
+      }
+  }
+  EXPECT_GT(with_fault, 0u);
+  // A register a beside an immediate b, written by hand: bar holds each thread's a, count none.
+  const std::string hand =
+      R"({"bar":"0x2","d":"0x0","exited":["0x4"],"form":"bar.sync","instr":"bar.sync a, 32;","partner":["0x2"],"pred":"0x0","threads":3,"via":"ptx"})";
+  const CtaRecord r = std::get<CtaRecord>(parse_record(hand, "mem", 1));
+  EXPECT_EQ(to_line(r), hand);
+  const auto in = instr_of(r);
+  EXPECT_FALSE(in.imm_bar);
+  EXPECT_EQ(in.imm_count, std::optional<uint32_t>(32));
+  const model::Cta c = cta_of(r);
+  EXPECT_EQ(c.bar, (std::vector<uint32_t>{2, 2, 2}));
+  EXPECT_EQ(c.partner, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(c.arrive, (std::vector<bool>{true, true, false}));
+  // Thread 0 runs bar.sync, thread 1 bar.arrive, thread 2 has exited: in the model the warp
+  // gathers at barrier 2 and fills its count.
+  EXPECT_TRUE(model::evaluate_cta(in, c).ub.empty());
+  EXPECT_GT(records, 100u);
+}
+
+TEST(CaptureFormat, ASimulatedNamedCaptureReplaysWithoutAMismatch) {
+  const fs::path path = temp_path("named.jsonl.gz");
+  std::size_t written = 0;
+  {
+    Writer w(path, test_header("named"));
+    for (const auto& v : kVariants) {
+      if (!is_named(v)) continue;
+      for (CtaSet set : cta_sets(v))
+        for (auto r : generate_cta_states(v, set, 31, is_cta_probe(set) ? 8 : 40)) {
+          simulate_named(r);
+          w.write(r);
+          ++written;
+        }
+    }
+    w.close();
+  }
+  Replayer rp;
+  rp.add_file(path);
+  const Tally t = rp.total();
+  EXPECT_EQ(t.states, written);
+  EXPECT_EQ(t.mismatched, 0u);
+  EXPECT_GT(t.agreed, 10000u);
+  EXPECT_EQ(t.agreed, t.lanes);
+  EXPECT_GT(t.undefined, 0u);
+  for (const char* form :
+       {"bar.sync", "bar.arrive", "bar.red.popc.u32", "bar.red.and.pred", "bar.red.or.pred"})
+    EXPECT_GT(rp.per_form().at(form).agreed, 0u) << form;
+  std::size_t hung = 0;
+  for (const auto& [key, ob] : rp.observations()) {
+    EXPECT_TRUE(ob.tag.starts_with("probe/")) << key;
+    // Every arriving thread either came back or was left waiting; those that came back got what
+    // the model's formula gives, since the model stood in for the GPU.
+    EXPECT_EQ(ob.came_back + ob.stuck, ob.lanes) << key;
+    hung += ob.faulted_states;
+    for (const auto& f : ob.faults) EXPECT_TRUE(f.starts_with("hang")) << key;
+  }
+  EXPECT_GT(hung, 0u);
+  const std::string facts = observations_json(rp);
+  EXPECT_NE(facts.find("\"threads_stuck\""), std::string::npos);
+  fs::remove(path);
+}
+
+TEST(CaptureFormat, ANamedMismatchIsReportedWithItsFileLineAndThreads) {
+  // A wrong d on a thread of the instruction, and a thread that did not come back from a barrier
+  // that completes (the launch called hung): both mismatches, shown with their place.
+  auto recs = generate_cta_states(variant_info(VariantId::BarRedPopcNamed), CtaSet::Main, 9, 2);
+  CtaRecord wrong_d = recs[0], stayed = recs[1];
+  simulate_named(wrong_d);
+  simulate_named(stayed);
+  std::size_t t = 0;
+  while (!wrong_d.executes(t)) ++t;
+  wrong_d.d[t] += 1;
+  std::size_t u = 0;
+  while (!stayed.arrives(u)) ++u;
+  (*stayed.ran)[u] = false;
+  stayed.d[u] = 0;
+  stayed.fault = "hang (no return within 3 s)";
+  Replayer rp;
+  rp.add_record(wrong_d, test_header("main"), "cta/x.jsonl.gz", 7);
+  rp.add_record(parse_record(to_line(stayed), "cta/x.jsonl.gz", 8), test_header("main"),
+                "cta/x.jsonl.gz", 8);
+  EXPECT_EQ(rp.total().mismatched, 2u);
+  ASSERT_EQ(rp.mismatches().size(), 2u);
+  const std::string first = lane_table(rp.mismatches()[0], false);
+  EXPECT_NE(first.find("cta/x.jsonl.gz:7"), std::string::npos) << first;
+  EXPECT_NE(first.find("MISMATCH"), std::string::npos) << first;
+  const std::string second = lane_table(rp.mismatches()[1], false);
+  EXPECT_NE(second.find("cta/x.jsonl.gz:8"), std::string::npos) << second;
+  EXPECT_NE(second.find("came back"), std::string::npos) << second;
+  EXPECT_NE(second.find("the launch failed with hang"), std::string::npos) << second;
+
+  // A corrupted line in a file: the reader names the file, the line and the column.
+  const fs::path path = temp_path("corrupt.jsonl");
+  CtaRecord bad = recs[0];
+  simulate_named(bad);
+  std::string line = to_line(bad);
+  const auto at = line.find("\"ran\":[\"");
+  ASSERT_NE(at, std::string::npos);
+  line.replace(at + 8, line.find('"', at + 8) - (at + 8), "0x0");  // the first warp stayed
+  {
+    std::ofstream f(path);
+    f << to_line(test_header("main")) << "\n" << to_line(recs[1]) << "\n" << line << "\n";
+  }
+  try {
+    Replayer file_rp;
+    file_rp.add_file(path);
+    ADD_FAILURE() << "accepted a thread left behind without a fault";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_TRUE(std::string(e.what()).starts_with(path.string() + ":3:")) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ran: thread "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did not come back, but the record has no \"fault\""),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(path);
+}
+
+TEST(CaptureFormat, MalformedNamedRecordsNameTheColumnAndWhatWasExpected) {
+  const std::string head = R"({"form":"bar.sync","via":"ptx",)";
+  // Column of the value of `key` in `line`, 1-based.
+  auto col = [](const std::string& line, const std::string& key) {
+    return line.find("\"" + key + "\":") + key.size() + 4;
+  };
+  struct Case {
+    std::string line, key, expect;
+  };
+  const std::vector<Case> cases{
+      {head +
+           R"("instr":"bar.sync 1, 64;","threads":64,"exited":["0x0","0x0"],"bar":"0x1","pred":"0x0","d":"0x0"})",
+       "bar", "the instruction writes a as the immediate 1: no per-thread \"bar\""},
+      {head +
+           R"("instr":"bar.sync a;","threads":32,"exited":["0x0"],"bar":"0x1","count":"0x20","pred":"0x0","d":"0x0"})",
+       "count", "the instruction has no thread count b"},
+      {head +
+           R"("instr":"bar.sync a, 64;","threads":32,"exited":["0x0"],"bar":"0x1","count":"0x40","pred":"0x0","d":"0x0"})",
+       "count", "the instruction writes b as the immediate 64: no per-thread \"count\""},
+      {head +
+           R"("instr":"bar.arrive a, b;","threads":32,"exited":["0x0"],"bar":"0x1","count":"0x20","pred":"0x0","d":"0x0"})",
+       "instr", "\"bar.arrive a, b;\" is bar.arrive, not bar.sync"},
+      {R"({"form":"bar.red.popc.u32","via":"ptx","instr":"bar.red.popc.u32 d, 1, 32, !c;","threads":32,"exited":["0x0"],"pred":"0x0","d":"0x0"})",
+       "instr", "\"negate\" must be true: \"bar.red.popc.u32 d, 1, 32, !c;\" writes !c"},
+      {head +
+           R"("instr":"bar.sync 1, 32;","threads":32,"exited":["0x1"],"elsewhere":["0x2"],"partner":["0x2"],"pred":"0x0","d":"0x0"})",
+       "partner", "thread 1 is elsewhere, not at a barrier"},
+      {head +
+           R"("instr":"bar.sync 1, 32;","threads":32,"exited":["0x1"],"ran":["0x3"],"fault":"x","pred":"0x0","d":"0x0"})",
+       "ran", "thread 0 has exited"},
+      {head +
+           R"("instr":"bar.sync 1, 32;","threads":33,"exited":["0x0","0x0"],"elsewhere":["0x0","0x2"],"pred":"0x0","d":"0x0"})",
+       "elsewhere", "bit set for thread 33 beyond the block"},
+  };
+  for (const auto& c : cases) {
+    try {
+      parse_record(c.line, "f.jsonl", 5);
+      ADD_FAILURE() << "accepted: " << c.line;
+    } catch (const FormatError& e) {
+      std::size_t column = col(c.line, c.key);
+      if (c.key == "elsewhere") column += 7;  // the second word of the array
+      EXPECT_EQ(std::string(e.what()), "f.jsonl:5:" + std::to_string(column) + ": " + c.key +
+                                           (c.key == "elsewhere" ? "[1]" : "") + ": " + c.expect);
+    }
+  }
+  // A record of a register a without its values.
+  try {
+    parse_record(
+        head + R"("instr":"bar.sync a, 64;","threads":32,"exited":["0x0"],"pred":"0x0","d":"0x0"})",
+        "f.jsonl", 5);
+    ADD_FAILURE() << "accepted a register a without \"bar\"";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing field \"bar\""), std::string::npos) << e.what();
+  }
 }
 
 TEST(CaptureVariants, OnlyTheF32ReduxFormsAreLeftOut) {
