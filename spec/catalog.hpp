@@ -65,6 +65,7 @@ enum class ClauseId : uint8_t {
   CtaUbCountMixed,
   CtaUbRedMixed,
   CtaUbRedPhases,
+  CtaUbNotAligned,
   ActivemaskParticipants,
   ActivemaskResult,
   ShflParticipants,
@@ -259,6 +260,11 @@ inline constexpr std::array<ClauseInfo, kClauseCount> kClauses{{
      "UB (our reading) when more warps reach a bar.red than its thread count admits: which warps "
      "reduce together is then the scheduler's choice, so no value is pinned down.",
      kSrcBar},
+    {ClauseId::CtaUbNotAligned, "cta.ub.not_aligned", ClauseKind::Undefined,
+     "UB when threads of one warp reach the barrier through different instructions (bar.sync "
+     "and bar.arrive): the bar spellings are .aligned, so a warp runs one of them (our reading "
+     "for barrier without .aligned too, which one step cannot tell apart).",
+     kSrcBar},
 
     {ClauseId::ActivemaskParticipants, "activemask.participants", ClauseKind::Semantic,
      "Only lanes executing this instance of the instruction (the same call site) are set; exited "
@@ -375,13 +381,13 @@ enum class FormId : uint8_t {
   BarRedPopc,
   BarRedAnd,
   BarRedOr,
-  BarArrive,
   Activemask,
   ShflUp,
   ShflDown,
   ShflBfly,
   ShflIdx,
   ElectSync,
+  BarArrive,  // last, so that the forms before it keep their numbers (generator seeds use them)
   Count_
 };
 inline constexpr int kFormCount = static_cast<int>(FormId::Count_);
@@ -445,7 +451,7 @@ inline constexpr ClauseId kSyncwarpUb[] = {
 inline constexpr ClauseId kCtaUb[] = {
     ClauseId::CtaUbNotReached,       ClauseId::CtaUbBarrierRange,    ClauseId::CtaUbCountNotWarpMultiple,
     ClauseId::CtaUbCountZero,        ClauseId::CtaUbCountUnreachable, ClauseId::CtaUbCountMixed,
-    ClauseId::CtaUbRedMixed,         ClauseId::CtaUbRedPhases};
+    ClauseId::CtaUbRedMixed,         ClauseId::CtaUbRedPhases,         ClauseId::CtaUbNotAligned};
 
 namespace detail {
 using C = ClauseId;
@@ -481,11 +487,13 @@ inline constexpr auto kReduxF32AbsNan =
 inline constexpr auto kSyncwarp = with_ub({C::SyncwarpExitedOk}, kSyncwarpUb);
 inline constexpr C kCtaWaitUb[] = {C::CtaUbNotReached,       C::CtaUbBarrierRange,
                                    C::CtaUbCountNotWarpMultiple, C::CtaUbCountZero,
-                                   C::CtaUbCountUnreachable, C::CtaUbCountMixed};
+                                   C::CtaUbCountUnreachable, C::CtaUbCountMixed,
+                                   C::CtaUbNotAligned};
 inline constexpr C kCtaRedUb[] = {C::CtaUbNotReached,       C::CtaUbBarrierRange,
                                   C::CtaUbCountNotWarpMultiple, C::CtaUbCountZero,
                                   C::CtaUbCountUnreachable, C::CtaUbCountMixed,
-                                  C::CtaUbRedMixed,         C::CtaUbRedPhases};
+                                  C::CtaUbRedMixed,         C::CtaUbRedPhases,
+                                  C::CtaUbNotAligned};
 inline constexpr auto kBarSync = with_ub({C::CtaParticipants, C::CtaNamed, C::CtaArrive}, kCtaWaitUb);
 inline constexpr auto kBarArrive = with_ub({C::CtaParticipants, C::CtaNamed, C::CtaArrive}, kCtaWaitUb);
 inline constexpr auto kBarPopc = with_ub({C::CtaParticipants, C::CtaCount, C::CtaNamed}, kCtaRedUb);
@@ -549,13 +557,13 @@ inline constexpr std::array<FormInfo, kFormCount> kForms = [] {
     {F::BarRedPopc, "bar.red.popc.u32", "d, a{, b}, {!}c", Fa::CtaBarrier, M::Popc, O::Pred, R::U32, true, false, false, false, kAvBarRed, kBarPopc},
     {F::BarRedAnd, "bar.red.and.pred", "d, a{, b}, {!}c", Fa::CtaBarrier, M::And, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarAnd},
     {F::BarRedOr, "bar.red.or.pred", "d, a{, b}, {!}c", Fa::CtaBarrier, M::Or, O::Pred, R::Pred, true, false, false, false, kAvBarRed, kBarOr},
-    {F::BarArrive, "bar.arrive", "a, b", Fa::CtaBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarRed, kBarArrive},
     {F::Activemask, "activemask.b32", "d", Fa::Activemask, M::None, O::None, R::Mask32, false, false, false, false, kAvActivemask, kActivemask},
     {F::ShflUp, "shfl.sync.up.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Up, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ShflDown, "shfl.sync.down.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Down, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ShflBfly, "shfl.sync.bfly.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Bfly, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ShflIdx, "shfl.sync.idx.b32", "d[|p], a, b, c, membermask", Fa::Shfl, M::Idx, O::B32, R::B32, false, true, false, false, kAvShfl, kShfl},
     {F::ElectSync, "elect.sync", "d|p, membermask", Fa::Elect, M::None, O::None, R::U32, false, true, false, false, kAvElect, kElect},
+    {F::BarArrive, "bar.arrive", "a, b", Fa::CtaBarrier, M::None, O::None, R::None, false, false, false, false, kAvBarRed, kBarArrive},
   }};
 }();
 // clang-format on

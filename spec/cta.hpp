@@ -156,6 +156,12 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
                        of_mine(t, partner_there, d.lit(false)));
     fires[7].push_back(mine[t] && d.lit(red) && counted &&
                        d.ult(of_mine(t, ref, d.w32(0)), of_mine(t, arrivals, d.w32(0))));
+    B own_in_warp = d.lit(false), partner_in_warp = d.lit(false);
+    for (std::size_t u = w * 32; u < n && u < w * 32 + 32; ++u) {
+      own_in_warp = own_in_warp || (here[u] && !s.partner[u]);
+      partner_in_warp = partner_in_warp || (here[u] && s.partner[u]);
+    }
+    fires[8].push_back(here[t] && own_in_warp && partner_in_warp);
     W value = d.w32(0);
     if (f.mode == Mode::Popc) value = of_mine(t, popc, d.w32(0));
     if (f.mode == Mode::And) value = d.ite(of_mine(t, all_true, d.lit(false)), d.w32(1), d.w32(0));

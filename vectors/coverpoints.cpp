@@ -106,7 +106,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockAllArrive, "block.all_arrive", S::Block, false, "Every thread of the block reaches the barrier."},
   {C::BlockExitedInEveryWarp, "block.exited_in_every_warp", S::Block, false, "Every warp of the block has an exited thread, and the others arrive."},
   {C::BlockOneArrives, "block.one_arrives", S::Block, false, "One thread reaches the barrier; every other thread has exited."},
-  {C::BlockNoneArrive, "block.none_arrive", S::Block, true, "No thread reaches the barrier although some are alive."},
+  {C::BlockNoneArrive, "block.none_arrive", S::Block, false, "No thread reaches the barrier although some are alive: nothing waits, so nothing is undefined."},
   {C::BlockThreadMissing, "block.thread_missing", S::Block, true, "Some threads reach the barrier while a live thread does not."},
   {C::BlockWholeWarpExited, "block.whole_warp_exited", S::Block, false, "The exited threads fill whole warps: one warp has exited entirely and every other thread arrives."},
   {C::BlockExitedPredMatters, "block.exited_pred_matters", S::BlockRed, false, "Counting the exited threads' last predicates would change the result."},

@@ -296,7 +296,7 @@ enum class Role { Arrive, Partner, Elsewhere, Exited };
 struct WarpPart {
   Role role = Role::Arrive;
   uint32_t bar = 1, count = 64;
-  std::vector<unsigned> exited{}, elsewhere{};
+  std::vector<unsigned> exited{}, elsewhere{}, partner{};  ///< lanes apart from the warp's role
 };
 
 model::Cta named_block(std::size_t n, const std::vector<WarpPart>& warps,
@@ -315,6 +315,8 @@ model::Cta named_block(std::size_t n, const std::vector<WarpPart>& warps,
       c.exited[t] = true, c.arrive[t] = false;
     if (std::find(w.elsewhere.begin(), w.elsewhere.end(), lane) != w.elsewhere.end())
       c.arrive[t] = false;
+    if (std::find(w.partner.begin(), w.partner.end(), lane) != w.partner.end())
+      c.partner[t] = !c.partner[t];
   }
   return c;
 }
@@ -360,6 +362,8 @@ std::vector<std::vector<Round>> named_designs() {
       {128, {with(P, [](auto& w) { w.elsewhere = {9}; }), A, E, E}},
       {1024, {A, A, E}},                                                    // a whole block
       {96, {A, P, X}},                                                      // a warp gone
+      {64, {with(A, [](auto& w) { w.partner = {28}; }), A}},                // one warp, two forms
+      {128, {A, with(P, [](auto& w) { w.bar = 2; }), with(A, [](auto& w) { w.bar = 2; }), E}},
       {32, {with(A, [](auto& w) {                                           // one thread left
          w.count = 32;
          for (unsigned l = 1; l < 32; ++l) w.exited.push_back(l);

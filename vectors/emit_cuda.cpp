@@ -223,6 +223,7 @@ std::string emit_cuda(const std::vector<Vector>& vectors, const VectorsHeader& h
      << "  std::fprintf(stderr, \"CUDA error %s at line %d\\n\", cudaGetErrorString(e_), "
         "__LINE__); std::exit(2); } } while (0)\n\n"
      << "int main() {\n"
+     << "  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a hang keeps the lines before it\n"
      << "  LaneIn* in; unsigned *d, *dh, *p, *present;\n"
      << "  CHECK(cudaMalloc(&in, 1024 * sizeof(LaneIn)));\n"
      << "  CHECK(cudaMalloc(&d, 1024 * sizeof(unsigned)));\n"

@@ -497,8 +497,16 @@ CtaAnswer<D> cta_mutant(const D& d, MutantId m, const spec::Instr& in, const spe
       o.ub = detail::stuck_counting_threads(d, in, c);
       return o;
     case M::CtaBarrierNumberIgnored: {
+      // One barrier for the block, with the count the first arriving thread gives (as an
+      // implementation that reads a and b once per block does).
       auto c2 = c;
-      for (auto& b : c2.bar) b = d.w32(0);
+      auto first = d.w32(0);
+      for (std::size_t t = n; t-- > 0;)
+        first = d.ite(c.arrive[t] && !c.exited[t], spec::operand_count(d, in, c, t), first);
+      for (std::size_t t = 0; t < n; ++t) {
+        c2.bar[t] = d.w32(0);
+        c2.count[t] = first;
+      }
       return detail::cta_as(d, in, c2);
     }
     case M::CtaPartnerNotCounted: {

@@ -44,7 +44,7 @@ constexpr MutantInfo kMutants[] = {
   {M::CtaCountIgnored, "cta_count_ignored", "waits for the whole block at a barrier with a thread count, as if none were given", ClauseId::CtaNamed},
   {M::CtaArriveWaits, "cta_arrive_waits", "makes bar.arrive wait for the barrier to complete, as bar.sync does", ClauseId::CtaArrive},
   {M::CtaArrivalsPerThread, "cta_arrivals_per_thread", "counts arriving threads towards the thread count instead of 32 per arrived warp, so a warp with exited threads falls short", ClauseId::CtaNamed},
-  {M::CtaBarrierNumberIgnored, "cta_barrier_number_ignored", "puts every thread at one barrier whatever barrier number it passes", ClauseId::CtaNamed},
+  {M::CtaBarrierNumberIgnored, "cta_barrier_number_ignored", "puts every thread at one barrier with the first arriving thread's count, whatever barrier number and count each passes", ClauseId::CtaNamed},
   {M::CtaPartnerNotCounted, "cta_partner_not_counted", "does not count the warps that reached bar.sync's barrier through bar.arrive", ClauseId::CtaArrive},
   {M::ActivemaskAllOnes, "activemask_all_ones", "returns 0xffffffff from activemask, as an emulator that runs whole warps in lockstep does", ClauseId::ActivemaskParticipants},
   {M::ActivemaskAliveLanes, "activemask_alive_lanes", "returns every lane that has not exited, diverged lanes elsewhere in the program included", ClauseId::ActivemaskParticipants},

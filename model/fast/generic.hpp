@@ -511,6 +511,8 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     const W nowhere = here[w] & ~somewhere;
     fires[0][w] = fires[0][w] | nowhere;
     fires[1][w] = nowhere;
+    const B split = (here[w] & partner[w]) != d.w32(0) && (here[w] & ~partner[w]) != d.w32(0);
+    fires[8][w] = d.ite(split, here[w], d.w32(0));
     const W arrive_kind = in.form == spec::FormId::BarArrive ? ~partner[w]
                           : red                              ? d.w32(0)
                                                              : partner[w];

@@ -33,6 +33,8 @@ TEST(Parse, EveryCatalogFormParsesFromItsOwnSyntax) {
     };
     replace("d[|p]", "d|p");
     replace("{!}a", "!a");
+    replace("{!}c", "!c");
+    replace("a{, b}", "a, b");
     replace("membermask", "0xffffffff");
     auto p = ok(std::string(f.name) + " " + syntax + ";");
     EXPECT_EQ(p.instr.form, f.id) << f.name;

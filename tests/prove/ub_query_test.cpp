@@ -63,13 +63,20 @@ TEST(UbQuery, FixedStatusesSuggestTheExecutingSetAsMask) {
 
 TEST(UbQuery, BlockBarrierWitnessNeedsOnlyAMissingThread) {
   spec::Instr in{spec::FormId::BarRedPopc};
+  in.imm_bar = 0;  // __syncthreads_count: barrier 0, no count
   auto r = analyse_ub(in, false, {});
-  ASSERT_EQ(r.clauses.size(), 1u);
-  EXPECT_EQ(r.clauses[0].verdict, Possibility::Can);
-  // The block rule is stated over the whole block: a live thread that does not arrive makes the
-  // barrier undefined even when no thread arrives at all.
-  EXPECT_EQ(r.clauses[0].witness_executing, 0u);
-  EXPECT_TRUE(r.clauses[0].smallest);
+  ASSERT_EQ(r.clauses.size(), std::size(spec::kCtaUb));
+  const auto& a = answer(r, spec::ClauseId::CtaUbNotReached);
+  EXPECT_EQ(a.verdict, Possibility::Can);
+  // The barrier is undefined once one thread waits for a live thread that never comes: one
+  // arriving thread is the fewest.
+  EXPECT_EQ(a.witness_executing, 1u);
+  EXPECT_TRUE(a.smallest);
+  // Without a count, none of the count rules can fire.
+  EXPECT_EQ(answer(r, spec::ClauseId::CtaUbCountZero).verdict, Possibility::Cannot);
+  EXPECT_EQ(answer(r, spec::ClauseId::CtaUbRedMixed).verdict, Possibility::Can);  // a bar.sync
+  EXPECT_EQ(answer(r, spec::ClauseId::CtaUbCountMixed).verdict, Possibility::Cannot);
+  EXPECT_EQ(answer(r, spec::ClauseId::CtaUbBarrierRange).verdict, Possibility::Cannot);
   EXPECT_TRUE(r.condition_checked);
 }
 
