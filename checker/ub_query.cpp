@@ -446,11 +446,15 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
   }
   if (in.has_count || !in.imm_bar) return;  // the plain spelling alone has a one-line condition
   rep.free_condition = {"every thread of the block that has not exited reaches the barrier, "
-                        "through the instruction itself (no bar.arrive at the same barrier)"};
-  auto all_reach = d.lit(true);
-  for (unsigned t = 0; t < n; ++t)
+                        "through the instruction itself (no bar.arrive or bar.sync beside it), "
+                        "or no thread reaches it (then nothing waits)"};
+  auto all_reach = d.lit(true), none = d.lit(true);
+  for (unsigned t = 0; t < n; ++t) {
     all_reach = all_reach && (s.arrive[t] || s.exited[t]) && (!s.partner[t] || s.exited[t]);
-  rep.condition_checked = check(ctx, h && (all_reach != !out.any_ub), opt.timeout_ms).unsat();
+    none = none && (!s.arrive[t] || s.exited[t]);
+  }
+  rep.condition_checked =
+      check(ctx, h && ((all_reach || none) != !out.any_ub), opt.timeout_ms).unsat();
 }
 
 }  // namespace

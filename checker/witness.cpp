@@ -80,7 +80,10 @@ z3::expr warp_kill(const Z3Domain& d, const spec::Instr& in, const spec::Outcome
                    const vectors::WarpAnswer<Z3Domain>& o) {
   const auto& f = spec::form_info(in.form);
   const bool check_d = f.d_type != spec::ResultType::None && in.write_d;
-  std::vector<z3::expr> differs{o.ub};
+  // A UB report or a hang shows only on a round where some lane executes (vectors::compare passes
+  // the others over).
+  std::vector<z3::expr> differs{
+      o.ub && any_of(d, std::vector<z3::expr>(ref.executes.begin(), ref.executes.end()))};
   for (unsigned i = 0; i < kWarpSize; ++i) {
     auto diff = d.lit(false);
     // d departs only where the specification pins it (a shuffle may leave it open); a form
@@ -123,7 +126,8 @@ std::vector<Goal> cta_goals(const Z3Domain& d, const spec::ParsedInstr& pin,
     if (has_d)
       for (std::size_t t = 0; t < ref.d.size(); ++t)
         diff = diff || (ref.executes[t] && o.d[t] != ref.d[t]);
-    return !ref.any_ub && diff;
+    // A round on which no thread executes promises nothing (vectors::compare passes it over).
+    return !ref.any_ub && arriving_any(d, ref) && diff;
   };
   for (const auto& t : want) {
     if (t.first == 1) {
