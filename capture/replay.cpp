@@ -256,12 +256,7 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
   if (undefined_lanes.empty() && lost == 0) return;
 
   // Undefined lanes: record which readings of the spec reproduce what the hardware returned.
-  Observation& ob = observations_[form + "|" + r.tag];
-  if (ob.form.empty()) ob.form = form, ob.tag = r.tag;
-  for (auto c : ub_seen)
-    if (std::find(ob.clauses.begin(), ob.clauses.end(), c) == ob.clauses.end())
-      ob.clauses.push_back(c);
-  ++ob.states;
+  Observation& ob = observe(form, r.tag, ub_seen);
   if (faulted) {
     ++ob.faulted_states;
     ob.lost_lanes += lost;
@@ -330,6 +325,17 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
     rep.clauses.insert(rep.clauses.end(), ub_seen.begin(), ub_seen.end());
     ob.examples.push_back(std::move(rep));
   }
+}
+
+Observation& Replayer::observe(const std::string& form, const std::string& tag,
+                              const std::vector<spec::ClauseId>& ub_seen) {
+  Observation& ob = observations_[form + "|" + tag];
+  if (ob.form.empty()) ob.form = form, ob.tag = tag;
+  for (auto c : ub_seen)
+    if (std::find(ob.clauses.begin(), ob.clauses.end(), c) == ob.clauses.end())
+      ob.clauses.push_back(c);
+  ++ob.states;
+  return ob;
 }
 
 void Replayer::add_leaders(const WarpRecord& r) {
@@ -472,12 +478,7 @@ void Replayer::add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v,
     mismatch_reports_.push_back(rep);
   if (defined) return;
 
-  Observation& ob = observations_[form + "|" + r.tag];
-  if (ob.form.empty()) ob.form = form, ob.tag = r.tag;
-  for (auto c : ub_seen)
-    if (std::find(ob.clauses.begin(), ob.clauses.end(), c) == ob.clauses.end())
-      ob.clauses.push_back(c);
-  ++ob.states;
+  Observation& ob = observe(form, r.tag, ub_seen);
   ob.lanes += tally.undefined;
   ob.came_back += came_back;
   ob.stuck += stuck;

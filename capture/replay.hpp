@@ -208,6 +208,9 @@ class Replayer {
   void add_cta(const CtaRecord& r, spec::Target t, spec::PtxVersion v, const std::string& file,
                std::size_t line);
   void add_open(const WarpRecord& r, const StateReport& rep, const std::vector<unsigned>& lanes);
+  /// The observation of a form's tag, one state more, with the UB clauses seen in it.
+  Observation& observe(const std::string& form, const std::string& tag,
+                       const std::vector<spec::ClauseId>& ub_seen);
   WarpEvaluator warp_;
   CtaEvaluator cta_;
   Options opt_;
