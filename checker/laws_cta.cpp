@@ -211,7 +211,6 @@ void add_cta_laws(std::vector<Property>& out, const Subject& subject) {
   add("cta.barrier_number_is_a_name",
       "Moving every thread from barrier 0 to barrier 9 changes no block barrier's outcome.",
       kUsesCta, [](auto& e) {
-        const auto& d = e.d;
         for (auto f : cta_forms(false))
           for (uint32_t b : {0u, 64u}) {
             if (f == FormId::BarArrive && b == 0) continue;

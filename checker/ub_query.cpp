@@ -445,16 +445,22 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
     }
   }
   if (in.has_count || !in.imm_bar) return;  // the plain spelling alone has a one-line condition
-  rep.free_condition = {"every thread of the block that has not exited reaches the barrier, "
-                        "through the instruction itself (no bar.arrive or bar.sync beside it), "
-                        "or no thread reaches it (then nothing waits)"};
-  auto all_reach = d.lit(true), none = d.lit(true);
+  const bool red = spec::partner_name(in.form) == "bar.sync";
+  rep.free_condition = {
+      red ? "every thread of the block that has not exited reaches the barrier, all through the "
+            "instruction itself or all through bar.sync beside it, or no thread reaches it (then "
+            "nothing waits)"
+          : "every thread of the block that has not exited reaches the barrier through the "
+            "instruction itself (a bar.arrive beside it would need a count), or no thread "
+            "reaches it (then nothing waits)"};
+  auto own = d.lit(true), other = d.lit(red), none = d.lit(true);
   for (unsigned t = 0; t < n; ++t) {
-    all_reach = all_reach && (s.arrive[t] || s.exited[t]) && (!s.partner[t] || s.exited[t]);
+    own = own && (s.exited[t] || (s.arrive[t] && !s.partner[t]));
+    other = other && (s.exited[t] || (s.arrive[t] && s.partner[t]));
     none = none && (!s.arrive[t] || s.exited[t]);
   }
   rep.condition_checked =
-      check(ctx, h && ((all_reach || none) != !out.any_ub), opt.timeout_ms).unsat();
+      check(ctx, h && ((own || other || none) != !out.any_ub), opt.timeout_ms).unsat();
 }
 
 }  // namespace

@@ -205,19 +205,28 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
   std::set<CoverTarget> asked_about;
   std::map<CoverTarget, std::string> why;  // the last failed query of each target
   std::vector<vectors::Vector> out;
-  for (const auto& pin : vectors::instructions_for(form)) {
+  auto search = [&](const spec::ParsedInstr& pin, unsigned threads) {
     z3::context ctx;
     Z3Domain d(ctx);
     std::vector<SymCta> ctas;
     std::optional<SymWarp> warp;
     z3::expr base = d.lit(true);
     std::vector<Goal> goals;
+    std::vector<z3::expr> narrow;  // register operands kept small (block barriers)
     if (cta) {
       for (const char* name : {"r1", "r2"}) {
-        ctas.push_back(make_sym_cta(d, name, opt.threads));
+        ctas.push_back(make_sym_cta(d, name, threads));
         base = base && well_formed(d, ctas.back());
       }
-      goals = cta_goals(d, pin, ctas, remaining);
+      auto wanted = remaining;
+      if (threads != opt.threads)  // the larger block is asked for the mutants alone
+        std::erase_if(wanted, [](const CoverTarget& t) { return t.first != 0; });
+      goals = cta_goals(d, pin, ctas, wanted);
+      if (!pin.instr.imm_bar || (pin.instr.has_count && !pin.instr.imm_count))
+        for (const auto& c : ctas)
+          for (std::size_t t = 0; t < c.arrive.size(); ++t)
+            narrow.push_back(d.ult(c.bar[t], d.w32(2)) &&
+                             (c.count[t] == d.w32(32) || c.count[t] == d.w32(64)));
     } else {
       warp = partial_warp(d, opt.lanes, pin.instr.form);
       base = plausible(d, *warp, pin, pv);
@@ -231,7 +240,19 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
       s.add(base);
       s.add(g.holds);
       ++st.queries;
-      auto r = s.check();
+      // A mutant on a barrier number or count in registers is asked first among two barriers
+      // and the counts of one and two warps, where it shows if anywhere a reader can follow;
+      // the whole space is asked only when that narrow one has no witness.
+      auto r = [&] {
+        if (narrow.empty() || g.ub) return s.check();
+        s.push();
+        for (const auto& n : narrow) s.add(n);
+        auto first = s.check();
+        if (first.sat()) return first;
+        s.pop();
+        ++st.queries;
+        return s.check();
+      }();
       if (!r.sat()) {
         why[g.target] = target_name(g.target) + " (" + pin.text +
                         "): " + (r.unsat() ? std::string("unsat") : "unknown, " + r.reason);
@@ -277,7 +298,17 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
       for (const auto& t : shown) remaining.erase(t);
       out.push_back(std::move(v));
     }
-  }
+    };
+  for (const auto& pin : vectors::instructions_for(form)) search(pin, opt.threads);
+  // A mutant that merges barriers shows on bar.sync only where a third warp's barrier is left
+  // with a count the merged arrivals do not fill: a larger block is asked for what is left.
+  if (cta && opt.wide_threads > opt.threads)
+    for (const auto& pin : vectors::instructions_for(form)) {
+      bool open = false;
+      for (const auto& t : remaining)
+        open = open || (t.first == 0 && vectors::applies(static_cast<M>(t.second), pin));
+      if (open) search(pin, opt.wide_threads);
+    }
   st.targets = asked_about.size();
   for (const auto& t : asked_about) st.shown += !remaining.count(t);
   // A query that failed for one instruction may be settled by another's witness.

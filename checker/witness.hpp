@@ -21,6 +21,9 @@ struct WitnessOptions {
   /// ends) so that witnesses also reach implementations that go wrong on high lanes.
   uint32_t lanes = (1u << 0) | (1u << 13) | (1u << 18) | (1u << 31);
   unsigned threads = 64;  ///< block size of the block-barrier witnesses (two warps), all free
+  /// Block size asked for a mutant that no block of `threads` shows: three warps, the third of
+  /// one thread (a partial warp arrives as a whole one, and the formulas stay a third smaller).
+  unsigned wide_threads = 65;
   /// Z3's resource limit per solver check: a budget counted in Z3's own steps, so that with
   /// one Z3 version the same query settles the same way on any machine, however fast or busy
   /// (another Z3 version may count steps differently and give other witnesses).

@@ -386,7 +386,6 @@ template <spec::Domain D>
 typename D::B stuck_counting_threads(const D& d, const spec::Instr& in,
                                      const spec::CtaState<D>& c) {
   const auto n = c.arrive.size();
-  const bool waits = in.form != spec::FormId::BarArrive;
   // Per barrier the mutant can see: the live threads there and whether they fill whole phases.
   std::vector<uint32_t> ks;
   if (in.imm_bar) ks.push_back(*in.imm_bar);
@@ -405,7 +404,10 @@ typename D::B stuck_counting_threads(const D& d, const spec::Instr& in,
   auto stuck = d.lit(false);
   for (std::size_t t = 0; t < n; ++t) {
     const auto here = c.arrive[t] && !c.exited[t];
-    const auto waiting = waits ? here && !(c.partner[t] && in.form == spec::FormId::BarSync) : here;
+    // bar.sync waits and its bar.arrive partners do not; bar.arrive's bar.sync partners wait.
+    const auto waiting = in.form == spec::FormId::BarArrive ? here && c.partner[t]
+                         : in.form == spec::FormId::BarSync ? here && !c.partner[t]
+                                                             : here;
     auto ok = d.lit(false);
     for (std::size_t j = 0; j < ks.size(); ++j)
       ok = ok || (spec::operand_bar(d, in, c, t) == d.w32(ks[j]) && fills[j]);

@@ -77,6 +77,19 @@ TEST(UbQuery, BlockBarrierWitnessNeedsOnlyAMissingThread) {
   EXPECT_EQ(answer(r, spec::ClauseId::CtaUbRedMixed).verdict, Possibility::Can);  // a bar.sync
   EXPECT_EQ(answer(r, spec::ClauseId::CtaUbCountMixed).verdict, Possibility::Cannot);
   EXPECT_EQ(answer(r, spec::ClauseId::CtaUbBarrierRange).verdict, Possibility::Cannot);
+  // bar.red is also free of UB when the whole block reaches the barrier through bar.sync.
+  EXPECT_NE(r.free_condition.front().find("all through bar.sync"), std::string::npos);
+  EXPECT_TRUE(r.condition_checked);
+}
+
+// bar.sync without a count: a bar.arrive beside it has no count to give, so the condition names
+// the instruction itself only; Z3 shows it equal to "no UB".
+TEST(UbQuery, PlainBlockBarrierConditionIsChecked) {
+  spec::Instr in{spec::FormId::BarSync};
+  in.imm_bar = 0;
+  auto r = analyse_ub(in, false, {});
+  ASSERT_EQ(r.free_condition.size(), 1u);
+  EXPECT_EQ(r.free_condition.front().find("all through bar.sync"), std::string::npos);
   EXPECT_TRUE(r.condition_checked);
 }
 
