@@ -150,10 +150,13 @@ void fill_warp_answer(const model::WarpResult& r, ws_warp_answer* out) {
 
 void fill_block_answer(const model::CtaResult& r, ws_block_answer* out) {
   out->threads = r.outcome.executes.size();
-  // One barrier per step through this interface (immediate operands): one value for all.
+  // A state built through this interface names one barrier, so every executing thread gets the
+  // one value `d`; a vector file's round may name several, hence each thread's own as well.
   out->d = 0;
-  for (std::size_t t = 0; t < r.outcome.d.size(); ++t)
+  for (std::size_t t = 0; t < r.outcome.d.size(); ++t) {
     if (r.outcome.executes[t]) out->d = r.outcome.d[t];
+    if (t < WS_MAX_THREADS) out->thread_d[t] = r.outcome.d[t];
+  }
   out->ub = r.outcome.any_ub;
   for (std::size_t t = 0; t < out->threads; ++t) {
     out->executes[t] = r.outcome.executes[t];

@@ -142,6 +142,9 @@ typedef struct ws_block_answer {
   uint8_t executes[WS_MAX_THREADS];
   uint8_t defined[WS_MAX_THREADS];
   int ub; /* 1 when a live thread never reaches the barrier (cta.ub.not_reached) */
+  /* Each thread's result. A vector file's named barriers (threads at different barrier numbers,
+   * with their own counts) give threads different results; `d` is the last executing thread's. */
+  uint32_t thread_d[WS_MAX_THREADS];
 } ws_block_answer;
 
 /* All 32 lanes execute with membermask 0xffffffff, operand 0, call site 0, b and c 0. */

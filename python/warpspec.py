@@ -76,7 +76,8 @@ class WarpAnswer(ctypes.Structure):
 class BlockAnswer(ctypes.Structure):
     _fields_ = [("threads", ctypes.c_size_t), ("d", ctypes.c_uint32),
                 ("executes", ctypes.c_uint8 * MAX_THREADS),
-                ("defined", ctypes.c_uint8 * MAX_THREADS), ("ub", ctypes.c_int)]
+                ("defined", ctypes.c_uint8 * MAX_THREADS), ("ub", ctypes.c_int),
+                ("thread_d", ctypes.c_uint32 * MAX_THREADS)]
 
 
 class Verdict(ctypes.Structure):

@@ -217,7 +217,7 @@ static ws_report *run_file(const char *path, const char *bad_form, uint64_t *vec
       if (v.is_block) {
         static uint32_t d[1024];
         EXPECT(ws_vectors_round_block(vs, k, &b, &be) == WS_OK);
-        for (size_t t = 0; t < be.threads; ++t) d[t] = be.d;
+        for (size_t t = 0; t < be.threads; ++t) d[t] = be.thread_d[t];
         EXPECT(ws_vectors_answer_block(vs, k, d, be.executes, 0) == WS_OK);
       } else {
         ws_warp_state s;

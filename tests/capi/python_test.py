@@ -54,7 +54,7 @@ with ws.Vectors(sys.argv[1]) as vs:
         for k in range(vec.rounds):
             state, e = vs.round(k)
             if vec.is_block:
-                vs.answer(k, d=[e.d] * e.threads, present=e.executes[:e.threads])
+                vs.answer(k, d=e.thread_d[:e.threads], present=e.executes[:e.threads])
             else:
                 vs.answer(k, d=e.d, p=e.p, present=e.executes)
     report = vs.check()
