@@ -4,6 +4,7 @@
 // _count/_and/_or variants are barrier 0 without a count).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "spec/domain.hpp"
@@ -59,11 +60,20 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
   const bool arrive_form = in.form == FormId::BarArrive;
   const std::size_t n = s.arrive.size(), warps = (n + 31) / 32;
 
-  // The barriers the step can name: the immediate alone, or all sixteen.
+  // The barriers the step can name: the immediate alone, or all sixteen. Where the domain's
+  // booleans are plain bools the numbers are known, and only those an arriving thread names can
+  // matter: every other barrier touches only threads elsewhere, whose answers no rule reads.
   std::vector<uint32_t> ks;
-  if (in.imm_bar) ks.push_back(*in.imm_bar);
-  else
+  if (in.imm_bar) {
+    ks.push_back(*in.imm_bar);
+  } else if constexpr (std::is_same_v<B, bool>) {
+    for (std::size_t t = 0; t < n; ++t)
+      if (s.arrive[t] && !s.exited[t] && s.bar[t] < kCtaBarriers) ks.push_back(s.bar[t]);
+    std::sort(ks.begin(), ks.end());
+    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  } else {
     for (uint32_t k = 0; k < kCtaBarriers; ++k) ks.push_back(k);
+  }
 
   std::vector<B> here, mine, arrive_kind, at;  // `at`: flattened [t * ks.size() + j]
   std::vector<W> id, cnt;

@@ -575,6 +575,15 @@ bool Reader::warp(CoverpointId id) const {
         }
         return u != s;
       });
+    case C::ResultZeroWouldChangeWholeWarp:
+      return any_defined([&](const WarpRound& r, unsigned i) {
+        if (r.part[i] != 0xffffffffu) return false;
+        const auto d = r.e->d[i];
+        const bool is_signed = f_.a_type == spec::OperandType::S32;
+        if (f_.mode == spec::Mode::Min)
+          return is_signed ? static_cast<int32_t>(d) > 0 : d != 0;
+        return is_signed && static_cast<int32_t>(d) < 0;  // an unsigned max starts at 0 rightly
+      });
     case C::ResultAtIdentity:
       return any_defined([&](const WarpRound& r, unsigned i) {
         return std::popcount(r.part[i]) >= 2 && r.e->d[i] == spec::redux_identity(f_);
@@ -979,6 +988,18 @@ bool Reader::block(CoverpointId id) const {
         if (t >= prev.arrive.size() || !prev.arrive[t] || prev.exited[t]) return std::nullopt;
         return prev.pred[t];
       });
+    case C::SeqWarpGoneLastOperandsMatter:
+      // As above, but only threads whose whole warp has exited, each of which arrived before.
+      return exited_join([&](std::size_t k, std::size_t t) -> std::optional<uint32_t> {
+        if (k == 0) return std::nullopt;
+        const auto& prev = v_.rounds[k - 1].cta;
+        const auto& now = v_.rounds[k].cta;
+        const std::size_t w0 = t / 32 * 32;
+        for (std::size_t u = w0; u < w0 + 32 && u < now.arrive.size(); ++u)
+          if (!now.exited[u] || u >= prev.arrive.size() || !prev.arrive[u] || prev.exited[u])
+            return std::nullopt;
+        return prev.pred[t];
+      });
     case C::BlockPartialWarpMatters:
       return changed_block_differs([&](std::size_t, model::Cta& c) {
         const std::size_t from = partial_warp(c);
@@ -1102,6 +1123,18 @@ bool Reader::block(CoverpointId id) const {
                for (std::size_t t = 0; t < c.arrive.size(); ++t)
                  if (c.arrive[t] && !c.exited[t]) (c.pred[t] ? yes : no) = true;
                return yes && no;
+             });
+    case C::BlockAndSharedBitEven:
+      return !v_.instr.instr.negate && any_round([&](const model::Cta& c, const Expected&) {
+               uint32_t all = ~0u;
+               bool arrives = false, even = false;
+               for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+                 if (!c.arrive[t] || c.exited[t]) continue;
+                 arrives = true;
+                 all &= c.pred[t];
+                 even = even || (c.pred[t] & 1u) == 0;
+               }
+               return arrives && even && all != 0;
              });
     case C::BlockAndTrueOverExited:
       return any_round([&](const model::Cta& c, const Expected& e) {

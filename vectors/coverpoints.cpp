@@ -79,6 +79,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
 
   {C::ResultAddWraps, "result.add_wraps", S::ReduxAdd, false, "The exact sum does not fit: .u32 carries out of bit 31, .s32 leaves the int32 range."},
   {C::ResultMinMaxSignMatters, "result.minmax_sign_matters", S::ReduxMinMaxInt, false, "The unsigned and the signed minimum (maximum) of the taking-part values differ."},
+  {C::ResultZeroWouldChangeWholeWarp, "result.zero_would_change_whole_warp", S::ReduxMinMaxNotZero, false, "All 32 lanes take part and a 0 taking part as well would change the result (a signed maximum below 0, a minimum above 0): a reduction that starts from 0 fails here although no lane is left out."},
   {C::ResultAtIdentity, "result.at_identity", S::ReduxInt, false, "Two or more lanes take part and the result equals the operator's identity (0 for add/or/xor, all ones for and, the type's extreme for min/max)."},
   {C::ResultWinnerLastLaneOnly, "result.winner_last_lane_only", S::ReduxMinMax, false, "The winning value is held by the highest-numbered taking-part lane alone."},
   {C::ResultBitwiseNewValue, "result.bitwise_new_value", S::ReduxBitwise, false, "The result equals none of the taking-part values: bits of several lanes combine."},
@@ -111,6 +112,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockWholeWarpExited, "block.whole_warp_exited", S::Block, false, "The exited threads fill whole warps: one warp has exited entirely and every other thread arrives."},
   {C::BlockExitedPredMatters, "block.exited_pred_matters", S::BlockRed, false, "Counting the exited threads' last predicates would change the result."},
   {C::BlockAndTrueOverExited, "block.and_true_over_exited", S::BlockAnd, false, "bar.red.and answers true while threads have exited whose last predicates are all true as well: only who counts decides."},
+  {C::BlockAndSharedBitEven, "block.and_shared_bit_even", S::BlockAnd, false, "bar.red.and over predicates that share a set bit, one of them even: the answer is true, as ANDing the bits would also say, while reading bit 0 alone would say false."},
   {C::BlockPredNotBool, "block.pred_not_bool", S::BlockRed, false, "An arriving thread passes a predicate other than 0 and 1."},
   {C::BlockPredEvenNonzero, "block.pred_even_nonzero", S::BlockRed, false, "An arriving thread passes a non-zero predicate whose bit 0 is clear."},
   {C::BlockLowByteMisleads, "block.low_byte_misleads", S::BlockRed, false, "Reading only the low byte of each predicate would change the answer: some truth lives in the upper bits."},
@@ -130,6 +132,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::SeqExitBetweenRounds, "seq.exit_between_rounds", S::Any, false, "A lane or thread that takes part in one round has exited by the next."},
   {C::SeqExitedStillNamed, "seq.exited_still_named", S::Masked, false, "A lane that executes in one round has exited by the next, and an executing lane's membermask still names it."},
   {C::SeqExitedLastOperandMatters, "seq.exited_last_operand_matters", S::Valued, false, "A lane (thread) that takes part in one round has exited by the next, and letting it take part there with its operand of the earlier round would change a result."},
+  {C::SeqWarpGoneLastOperandsMatter, "seq.warp_gone_last_operands_matter", S::BlockRed, false, "A whole warp that took part in one barrier has exited by the next, and letting its threads take part there with their predicates of the earlier barrier would change the result: a per-warp partial kept from before would show."},
   {C::SeqCallSiteSplit, "seq.call_site_split", S::Masked, false, "Lanes that reach the instruction from different call sites combine (and, for a form with a result, keeping each call site's lanes to themselves would change one)."},
   {C::ActivemaskExitedLane, "activemask.exited_lane", S::Activemask, false, "Lanes execute activemask while a lane has exited: an answer that kept exited lanes would show."},
   {C::ActivemaskTwoSites, "activemask.two_sites", S::Activemask, false, "Lanes execute activemask from two call sites at once: an answer that joined the two sites' lanes would show."},
@@ -297,6 +300,9 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.family == Fa::Match || f.family == Fa::Vote;
     case S::ReduxMinMaxInt:
       return redux && !f32 && (f.mode == M::Min || f.mode == M::Max);
+    case S::ReduxMinMaxNotZero:
+      return redux && !f32 && (f.mode == M::Min || f.mode == M::Max) &&
+             spec::redux_identity(f) != 0;
     case S::ReduxMinMax:
       return redux && (f.mode == M::Min || f.mode == M::Max);
     case S::ReduxBitwise:

@@ -82,6 +82,7 @@ enum class CoverpointId : uint8_t {
   // integer redux results
   ResultAddWraps,
   ResultMinMaxSignMatters,
+  ResultZeroWouldChangeWholeWarp,
   ResultAtIdentity,
   ResultWinnerLastLaneOnly,
   ResultBitwiseNewValue,
@@ -114,6 +115,7 @@ enum class CoverpointId : uint8_t {
   BlockWholeWarpExited,
   BlockExitedPredMatters,
   BlockAndTrueOverExited,
+  BlockAndSharedBitEven,
   BlockPredNotBool,
   BlockPredEvenNonzero,
   BlockLowByteMisleads,
@@ -133,6 +135,7 @@ enum class CoverpointId : uint8_t {
   SeqExitBetweenRounds,
   SeqExitedStillNamed,
   SeqExitedLastOperandMatters,
+  SeqWarpGoneLastOperandsMatter,
   SeqCallSiteSplit,
   ActivemaskExitedLane,
   ActivemaskTwoSites,
@@ -190,6 +193,7 @@ enum class CoverScope : uint8_t {
   ReduxInt,        ///< the integer redux forms
   ReduxAdd,        ///< redux.add
   ReduxMinMaxInt,  ///< integer redux.min/.max
+  ReduxMinMaxNotZero,  ///< integer redux.min/.max whose identity is not 0 (all but max.u32)
   ReduxMinMax,     ///< every redux.min/.max, integer and .f32
   ReduxBitwise,    ///< redux.and/.or/.xor
   ReduxAnd,        ///< redux.and

@@ -1,12 +1,12 @@
 #include "vectors/generate.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <optional>
 #include <atomic>
+#include <bit>
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -97,15 +97,31 @@ void draw_shuffle_operands(const spec::ParsedInstr& in, model::Warp& w, std::mt1
       w.a[rng() % 32] = x;
   const bool up = spec::form_info(in.instr.form).mode == spec::Mode::Up;
   const auto b_pool = [&] {
-    return std::vector<uint32_t>{0,  1,  2,  3,  4,  7,  8,          15,
-                                 16, 17, 31, 32, 33, 63, 0xffffffffu, static_cast<uint32_t>(rng() % 32),
+    return std::vector<uint32_t>{0,
+                                 1,
+                                 2,
+                                 3,
+                                 4,
+                                 7,
+                                 8,
+                                 15,
+                                 16,
+                                 17,
+                                 31,
+                                 32,
+                                 33,
+                                 63,
+                                 0xffffffffu,
+                                 static_cast<uint32_t>(rng() % 32),
                                  static_cast<uint32_t>(rng())};
   };
   const auto c_pool = [&] {
     const uint32_t width = 1u << (rng() % 6);
     const uint32_t seg = (32 - width) << 8;
-    return std::vector<uint32_t>{seg | (up ? 0u : 0x1fu), seg | (up ? 0u : 0x1fu),
-                                 up ? 0u : 0x1fu,         seg | static_cast<uint32_t>(rng() % 32),
+    return std::vector<uint32_t>{seg | (up ? 0u : 0x1fu),
+                                 seg | (up ? 0u : 0x1fu),
+                                 up ? 0u : 0x1fu,
+                                 seg | static_cast<uint32_t>(rng() % 32),
                                  static_cast<uint32_t>(rng() & 0x1f1f),
                                  static_cast<uint32_t>(rng())};
   };
@@ -370,8 +386,8 @@ Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
       for (unsigned i = 0; i < 32; ++i)
         progress |= attempt([&](Vector& t) {
           auto& w = t.rounds[k].warp;
-          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 &&
-              w.a[i] == 0 && w.b[i] == 0 && w.c[i] == 0)
+          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 && w.a[i] == 0 &&
+              w.b[i] == 0 && w.c[i] == 0)
             return false;
           model::set_status(w, i, model::LaneStatus::Inactive);
           for (auto& m : w.mask) m &= ~(1u << i);
@@ -403,20 +419,28 @@ std::set<int> coverpoint_set(const Vector& v, const std::vector<Expected>& e, sp
   return out;
 }
 
+using InstrFilter = std::function<bool(const spec::ParsedInstr&)>;
+
+// __syncthreads' spelling of a block barrier: barrier 0 written as a number, no thread count.
+bool plain_spelling(const spec::ParsedInstr& in) {
+  return in.instr.imm_bar == 0u && !in.instr.has_count;
+}
+
 // The coverpoint cover: the form's reachable coverpoints that the vectors kept so far leave are
 // searched among the candidates of the first cover, the coverpoint designs and, for what those
 // miss too, seeded random states of a stream of their own (so that the first cover does not
 // depend on this one). Greedy again: most new coverpoints first, then the smallest vector, each
 // shrunk while it keeps the coverpoints it was chosen for.
 void cover_coverpoints(FormId form, const std::vector<Candidate>& pool, std::vector<Vector>& chosen,
-                       std::vector<Vector>& chosen_ub, const GenOptions& opt) {
+                       std::vector<Vector>& chosen_ub, const GenOptions& opt,
+                       const InstrFilter& keep) {
   const auto t = opt.target;
   const auto p = opt.ptx;
   std::set<int> left;
   for (const auto& target : coverpoint_targets_of(form, t)) left.insert(target.second);
   for (const auto* list : {&chosen, &chosen_ub})
     for (const auto& v : *list)
-      if (v.instr.instr.form == form)
+      if (v.instr.instr.form == form && keep(v.instr))
         for (auto c : coverpoint_set(v, expected(v, t, p), t, p)) left.erase(c);
   if (left.empty()) return;
   struct Point {
@@ -436,8 +460,10 @@ void cover_coverpoints(FormId form, const std::vector<Candidate>& pool, std::vec
       }
     if (useful) cands.push_back({std::move(v), std::move(e), std::move(h)});
   };
-  for (const auto& c : pool) add(c.v, c.e);
-  const auto ins = cover_instructions(form);
+  auto ins = cover_instructions(form);
+  std::erase_if(ins, [&](const spec::ParsedInstr& in) { return !keep(in); });
+  for (const auto& c : pool)
+    if (keep(c.v.instr)) add(c.v, c.e);
   for (const auto& in : ins)
     for (auto& rounds : cover_designs(in)) {
       auto v = make_vector(in, std::move(rounds), "boundary");
@@ -713,78 +739,118 @@ Suite generate(const GenOptions& opt) {
         pool.push_back(make_candidate(make_vector(in, random_rounds(in, rng, true), "random"),
                                       opt.target, opt.ptx));
     }
-    // Targets no candidate reaches get a longer search of their own.
-    std::set<std::pair<int, int>> reached;
-    for (const auto& c : pool) reached.insert(c.covers.begin(), c.covers.end());
-    for (const auto& target : targets) {
-      if (reached.count(target)) continue;
-      for (int tries = 0; tries < 4000; ++tries) {
-        const auto ins = instructions_for(form);
-        const auto& in = ins[rng() % ins.size()];
-        auto c = make_candidate(make_vector(in, random_rounds(in, rng, true), "random"), opt.target,
-                                opt.ptx);
-        if (c.covers.count(target)) {
-          reached.insert(c.covers.begin(), c.covers.end());
-          pool.push_back(std::move(c));
-          break;
-        }
-      }
-    }
-    // Greedy cover: the candidate covering most uncovered targets, then the smallest one; first
-    // among the witnesses, then among every candidate for what they leave.
-    std::set<std::pair<int, int>> left;
-    for (const auto& t : targets)
-      if (reached.count(t)) left.insert(t);
-    for (const std::size_t limit : {witnesses, pool.size()})
-      while (!left.empty()) {
-        const Candidate* best = nullptr;
-        std::size_t best_gain = 0;
-        for (std::size_t ci = 0; ci < limit; ++ci) {
-          const auto& c = pool[ci];
-          std::size_t gain = 0;
-          for (const auto& t : c.covers) gain += left.count(t);
-          if (gain > best_gain ||
-              (gain == best_gain && gain > 0 && vector_size(c.v) < vector_size(best->v))) {
-            best = &c;
-            best_gain = gain;
+    // An implementation of __syncthreads alone (the plain spelling: barrier 0, no count) must
+    // meet the whole suite's power on its own: for the block barriers the selection runs first
+    // over the plain spelling, then over every spelling for what that leaves.
+    const auto all_ins = instructions_for(form);
+    std::vector<InstrFilter> passes;
+    if (!spec::is_warp_form(form) && plain_spelling(all_ins.front()))
+      passes.push_back(plain_spelling);
+    passes.push_back([](const spec::ParsedInstr&) { return true; });
+    std::vector<Vector> telling;  // one large vector per mutant that the mutant alone explains
+    for (const auto& keep : passes) {
+      std::vector<spec::ParsedInstr> ins;
+      for (const auto& in : all_ins)
+        if (keep(in)) ins.push_back(in);
+      auto usable = [&](const Candidate& c) { return keep(c.v.instr); };
+      // Targets no candidate reaches get a longer search of their own; in the plain spelling's
+      // pass only the last pass searches (many targets there need a count or a register).
+      std::set<std::pair<int, int>> reached;
+      for (const auto& c : pool)
+        if (usable(c)) reached.insert(c.covers.begin(), c.covers.end());
+      const bool last_pass = &keep == &passes.back();
+      for (const auto& target : targets) {
+        if (reached.count(target) || !last_pass) continue;
+        for (int tries = 0; tries < 4000; ++tries) {
+          const auto& in = ins[rng() % ins.size()];
+          auto c = make_candidate(make_vector(in, random_rounds(in, rng, true), "random"),
+                                  opt.target, opt.ptx);
+          if (c.covers.count(target)) {
+            reached.insert(c.covers.begin(), c.covers.end());
+            pool.push_back(std::move(c));
+            break;
           }
         }
-        if (!best) break;
-        for (const auto& t : best->covers) left.erase(t);
-        (has_ub(best->e) ? chosen_ub : chosen)
-            .push_back(shrink_keeping(best->v, best->covers, opt.target, opt.ptx));
       }
-    // Diagnosis: every mutant also gets a vector that it alone (of the catalog) explains, when
-    // the pool has one, so `check` can name the bug rather than a set of suspects.
-    for (const auto& [kind, id] : targets) {
-      if (kind != 0) continue;
-      const auto m = static_cast<MutantId>(id);
-      auto unique = [&](const Vector& v) {
-        auto why = explain_failure(v, run_mutant(m, v, opt.target, opt.ptx), opt.target, opt.ptx);
-        return why.size() == 1 && why[0] == m;
-      };
-      bool have = false;
-      for (const auto* list : {&chosen, &chosen_ub})
-        for (const auto& v : *list)
-          if (!have && v.instr.instr.form == form &&
-              kills(m, v, expected(v, opt.target, opt.ptx), opt.target, opt.ptx) && unique(v))
-            have = true;
-      if (have) continue;
-      const Candidate* best = nullptr;
-      for (const auto& c : pool)
-        if (c.covers.count({0, id}) && (!best || vector_size(c.v) < vector_size(best->v)) &&
-            unique(c.v))
-          best = &c;
-      if (!best) continue;
-      const auto need = best->covers;
-      auto small = shrink(best->v, [&](const Vector& v) {
-        const auto c = make_candidate(v, opt.target, opt.ptx);
-        return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end()) &&
-               unique(v);
-      });
-      (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
+      // Greedy cover: the candidate covering most uncovered targets, then the smallest one; first
+      // among the witnesses, then among every candidate for what they leave.
+      std::set<std::pair<int, int>> left;
+      for (const auto& t : targets)
+        if (reached.count(t)) left.insert(t);
+      for (const std::size_t limit : {witnesses, pool.size()})
+        while (!left.empty()) {
+          const Candidate* best = nullptr;
+          std::size_t best_gain = 0;
+          for (std::size_t ci = 0; ci < limit; ++ci) {
+            const auto& c = pool[ci];
+            if (!usable(c)) continue;
+            std::size_t gain = 0;
+            for (const auto& t : c.covers) gain += left.count(t);
+            if (gain > best_gain ||
+                (gain == best_gain && gain > 0 && vector_size(c.v) < vector_size(best->v))) {
+              best = &c;
+              best_gain = gain;
+            }
+          }
+          if (!best) break;
+          for (const auto& t : best->covers) left.erase(t);
+          (has_ub(best->e) ? chosen_ub : chosen)
+              .push_back(shrink_keeping(best->v, best->covers, opt.target, opt.ptx));
+        }
+      // Diagnosis: every mutant also gets a vector that it alone (of the catalog) explains, when
+      // the pool has one, so `check` can name the bug rather than a set of suspects.
+      for (const auto& [kind, id] : targets) {
+        if (kind != 0) continue;
+        const auto m = static_cast<MutantId>(id);
+        bool applies_here = false;
+        for (const auto& in : ins) applies_here = applies_here || applies(m, in);
+        if (!applies_here) continue;
+        auto unique = [&](const Vector& v) {
+          auto why = explain_failure(v, run_mutant(m, v, opt.target, opt.ptx), opt.target, opt.ptx);
+          return why.size() == 1 && why[0] == m;
+        };
+        // The smallest such state shows the bug to a reader; a large one, left as drawn, is
+        // what tells the bug from a near one (a per-half compare beside a low-word compare, bit
+        // 0 beside a bitwise AND), which a two-lane state often cannot.
+        // Largest first, so that the (costly) question of who else explains it stops early.
+        std::vector<const Candidate*> big;
+        for (const auto& c : pool)
+          if (usable(c) && c.covers.count({0, id}) && !has_ub(c.e)) big.push_back(&c);
+        std::stable_sort(big.begin(), big.end(), [](const Candidate* a, const Candidate* b) {
+          return vector_size(a->v) > vector_size(b->v);
+        });
+        const Candidate* largest = nullptr;
+        for (const auto* c : big)
+          if (unique(c->v)) {
+            largest = c;
+            break;
+          }
+        bool have = false;
+        for (const auto* list : {&chosen, &chosen_ub})
+          for (const auto& v : *list)
+            if (!have && v.instr.instr.form == form && keep(v.instr) &&
+                kills(m, v, expected(v, opt.target, opt.ptx), opt.target, opt.ptx) && unique(v))
+              have = true;
+        if (largest) telling.push_back(largest->v);
+        if (have) continue;
+        const Candidate* best = nullptr;
+        for (const auto& c : pool)
+          if (usable(c) && c.covers.count({0, id}) &&
+              (!best || vector_size(c.v) < vector_size(best->v)) && unique(c.v))
+            best = &c;
+        if (!best) continue;
+        const auto need = best->covers;
+        auto small = shrink(best->v, [&](const Vector& v) {
+          const auto c = make_candidate(v, opt.target, opt.ptx);
+          return std::includes(c.covers.begin(), c.covers.end(), need.begin(), need.end()) &&
+                 unique(v);
+        });
+        (has_ub(best->e) ? chosen_ub : chosen).push_back(std::move(small));
+      }
+      cover_coverpoints(form, pool, chosen, chosen_ub, opt, keep);
     }
-    cover_coverpoints(form, pool, chosen, chosen_ub, opt);
+    // Added after the covers, so that they take no vector's place there.
+    chosen.insert(chosen.end(), telling.begin(), telling.end());
     if (spec::has_chosen_leader(form)) share_election_masks(form, chosen, opt);
     if (opt.boundary)
       for (const auto& in : instructions_for(form))

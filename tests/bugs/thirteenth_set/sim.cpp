@@ -109,7 +109,7 @@ struct Info {
 };
 
 const Info kVariants[] = {
-    {CORRECT, "correct", "bar.*", "the correct simulator, as I read the text"},
+    {CORRECT, "correct", "bar.*", "the correct simulator, as the text reads"},
     {COUNT_IGNORED, "count_ignored", "bar.sync,bar.arrive,bar.red",
      "the thread count b is ignored: every warp of the block with a live thread is awaited"},
     {BARRIER_ID_IGNORED, "barrier_id_ignored", "bar.sync,bar.arrive,bar.red",
