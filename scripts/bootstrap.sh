@@ -51,19 +51,28 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 asan_status=0
 # Left to the main suite: the whole property library, the refutation of every mutant, the suites
-# generated with Z3's witnesses and the second solver's agreement (Z3's and cvc5's work, which is
+# generated with Z3's witnesses (and every form's witness search) and the second solver's agreement (Z3's and cvc5's work, which is
 # not instrumented), the measurements of
 # the suite against the bug sets (hundreds of `check` runs whose code the smaller check and
 # diagnosis tests run here), and the nine diagnosis tests that take longest under the sanitizers
 # (over 14 s each there; the twelve others run the same code). They are the longest tests by far.
 slow='PropertyLibrary\.WholeLibrary|Mutants\.EveryMutantThatChangesAValueIsRefutedOverZ3|SecondSolver\.'
-slow+='|Witness\.TheKeptDefaultSuiteIsTheOneGeneratedToday|Coverpoints\.TheDefaultSm90SuiteWithZ3'
+slow+='|Witness\.EveryTargetOfEverySm90Form|vectors\.(default|intrinsics)_suite_is_current'
 slow+='|Suite\.CoversTheF32FormsOnSm100a'
 slow+='|bugs\.[a-z]+_set_on_the_default_suite|bugs\.EveryBugIsKilledByALargeRandomSuite'
 slow+='|Diagnose\.(APartialLastWarpLeftOutOfTheCount|ExitedLanesReadFromASlotNeverCleared'
 slow+='|APredicateReadAsItsBitZero|WrongSetsThatOtherLanesWouldGive|FailuresOnlyWhereTheSourceIsNegated'
 slow+='|ACollectiveThatHangsOnADefinedRound|AReadingOfTheWholeRuleComesBefore|AnAddOffByOneIsCharged'
 slow+='|EveryReadingChangesSomeAnswer)'
+# Volume: the same code run over whole suites and the whole capture corpus, which the smaller
+# tests of each reader, writer and check path already run under the sanitizers (each of these
+# takes 20 s to 2 min there): the suites generated for every target, the example that generates
+# and checks a whole suite, every mutant checked over the suite, the corpus read five times, the
+# intrinsic driver's planted bugs (one of them stays), and the write-error tests but one.
+slow+='|example\.check_a_simulator|Coverpoints\.TheDefaultSuitesWithoutZ3|Witness\.ASuiteWithZ3'
+slow+='|Check\.CatchesEveryMutant|CaptureCorpus\.|bugs\.CorrectImplementationAgreesWithASeeded'
+slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.(vectors_to_a_full_device|vectors_into_a_directory'
+slow+='|emit_cuda_to_a_full_device|report_suites)|capture_check_cli_corpus(_exit)?'
 (cd "$asan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -E "^($slow)") \
    || asan_status=$?
 if [ "$asan_status" -ne 0 ]; then

@@ -41,12 +41,11 @@ Answer cvc5(const std::string& path, unsigned limit_ms, std::string& said) {
 
 // Properties of every family (laws, UB facts, block barriers, fast == model) whose exported
 // queries cvc5 decides in seconds; the others are left to `scripts/cross_check.sh`, which gives
-// every property a longer limit.
+// every property a longer limit. (Since the block barriers name barriers and counts, cvc5 needs
+// more than 30 s for the other block properties and for fast == model on bar.*.)
 constexpr const char* kProperties[] = {
-    "cta.and_of_negation_is_not_or",       "cta.and_or_return_predicates",
-    "cta.count_of_true_predicates_is_arrivals", "cta.ub_iff_a_live_thread_is_missing",
+    "cta.count_of_true_predicates_is_arrivals",
     "elect.same_membermask_same_leader_in_any_state",
-    "fast_eq_model.bar.red.popc.u32",      "fast_eq_model.bar.sync",
     "match.any_contains_own_lane",         "match.b32_ignores_high_operand_bits",
     "redux.add_ignores_signedness",        "redux.add_of_bits_is_popc_of_ballot",
     "redux.f32_uniform_across_a_mask",     "redux.singleton_masks_return_own_value",
