@@ -97,31 +97,15 @@ void draw_shuffle_operands(const spec::ParsedInstr& in, model::Warp& w, std::mt1
       w.a[rng() % 32] = x;
   const bool up = spec::form_info(in.instr.form).mode == spec::Mode::Up;
   const auto b_pool = [&] {
-    return std::vector<uint32_t>{0,
-                                 1,
-                                 2,
-                                 3,
-                                 4,
-                                 7,
-                                 8,
-                                 15,
-                                 16,
-                                 17,
-                                 31,
-                                 32,
-                                 33,
-                                 63,
-                                 0xffffffffu,
-                                 static_cast<uint32_t>(rng() % 32),
+    return std::vector<uint32_t>{0,  1,  2,  3,  4,  7,  8,          15,
+                                 16, 17, 31, 32, 33, 63, 0xffffffffu, static_cast<uint32_t>(rng() % 32),
                                  static_cast<uint32_t>(rng())};
   };
   const auto c_pool = [&] {
     const uint32_t width = 1u << (rng() % 6);
     const uint32_t seg = (32 - width) << 8;
-    return std::vector<uint32_t>{seg | (up ? 0u : 0x1fu),
-                                 seg | (up ? 0u : 0x1fu),
-                                 up ? 0u : 0x1fu,
-                                 seg | static_cast<uint32_t>(rng() % 32),
+    return std::vector<uint32_t>{seg | (up ? 0u : 0x1fu), seg | (up ? 0u : 0x1fu),
+                                 up ? 0u : 0x1fu,         seg | static_cast<uint32_t>(rng() % 32),
                                  static_cast<uint32_t>(rng() & 0x1f1f),
                                  static_cast<uint32_t>(rng())};
   };
@@ -386,8 +370,8 @@ Vector shrink(const Vector& v, const std::function<bool(const Vector&)>& keep) {
       for (unsigned i = 0; i < 32; ++i)
         progress |= attempt([&](Vector& t) {
           auto& w = t.rounds[k].warp;
-          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 && w.a[i] == 0 &&
-              w.b[i] == 0 && w.c[i] == 0)
+          if (model::status(w, i) == model::LaneStatus::Inactive && w.mask[i] == 0 &&
+              w.a[i] == 0 && w.b[i] == 0 && w.c[i] == 0)
             return false;
           model::set_status(w, i, model::LaneStatus::Inactive);
           for (auto& m : w.mask) m &= ~(1u << i);
@@ -747,7 +731,10 @@ Suite generate(const GenOptions& opt) {
     if (!spec::is_warp_form(form) && plain_spelling(all_ins.front()))
       passes.push_back(plain_spelling);
     passes.push_back([](const spec::ParsedInstr&) { return true; });
-    std::vector<Vector> telling;  // one large vector per mutant that the mutant alone explains
+    // One large vector per mutant that the mutant alone explains; a candidate that is the
+    // largest for several mutants (or in both passes) is kept once.
+    std::vector<Vector> telling;
+    std::set<const Candidate*> told;
     for (const auto& keep : passes) {
       std::vector<spec::ParsedInstr> ins;
       for (const auto& in : all_ins)
@@ -831,7 +818,7 @@ Suite generate(const GenOptions& opt) {
             if (!have && v.instr.instr.form == form && keep(v.instr) &&
                 kills(m, v, expected(v, opt.target, opt.ptx), opt.target, opt.ptx) && unique(v))
               have = true;
-        if (largest) telling.push_back(largest->v);
+        if (largest && told.insert(largest).second) telling.push_back(largest->v);
         if (have) continue;
         const Candidate* best = nullptr;
         for (const auto& c : pool)
