@@ -82,6 +82,12 @@ class Env {
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
       claim(label + " (lane " + std::to_string(i) + ")", f(i));
   }
+  /// States `f(thread)` for each of `threads` threads of a block, one obligation per thread.
+  template <class F>
+  void claim_threads(const std::string& label, std::size_t threads, F&& f) {
+    for (std::size_t t = 0; t < threads; ++t)
+      claim(label + " (thread " + std::to_string(t) + ")", f(t));
+  }
   /// Restricts the states the property ranges over (part of its statement, not a claim).
   void assume(B b) { assumptions.push_back(std::move(b)); }
 
@@ -146,6 +152,11 @@ struct Property {
   /// claims as one query: for laws whose claims share little, where the group query only
   /// spends its budget and fails.
   bool claims_alone = false;
+  /// Try the claims of a group one after another on one incremental solver before giving each a
+  /// solver of its own: for many claims over the same large terms (a block's threads with
+  /// register operands), where bit-blasting those terms again per claim dominates. Elsewhere the
+  /// incremental core is slower, so it is asked for.
+  bool claims_incremental = false;
 };
 
 /// Builds a property from a generic body `body(env)`, evaluated with `subject`.

@@ -102,30 +102,55 @@ struct Solve {
   const ProveOptions& opt;
   Clock::time_point deadline;
 
-  Outcome check(const z3::expr& claim, unsigned budget_ms) const {
+  /// The limits of a check that may take `budget_ms` (0: the rest of the deadline), or nothing
+  /// when the deadline has passed.
+  std::optional<Limits> limits(unsigned budget_ms) const {
     unsigned limit = budget_ms;
     if (opt.timeout_ms) {
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) {
-        Outcome o;
-        o.reason = "timeout";
-        return o;
-      }
+      if (left <= 0) return std::nullopt;
       limit = limit ? std::min<unsigned>(limit, static_cast<unsigned>(left))
                     : static_cast<unsigned>(left);
     }
+    return Limits{limit, static_cast<unsigned>(opt.rlimit)};
+  }
+
+  Outcome check(const z3::expr& claim, unsigned budget_ms) const {
+    const auto lim = limits(budget_ms);
+    if (!lim) return timed_out();
     // A fresh solver per query: the QF_BV tactic bit-blasts it on its own and never falls back
-    // to the incremental core, which is much slower on these problems.
-    Solver s(ctx, Limits{limit, static_cast<unsigned>(opt.rlimit)});
+    // to the incremental core, which is much slower on most of these problems.
+    Solver s(ctx, *lim);
     s.add(q.hypothesis);
     s.add(!claim);
     return s.check();
+  }
+
+  /// Checks claim `k` on `inc`, a solver that holds the hypotheses and keeps what it learns from
+  /// one claim to the next: for many claims on the same large terms (a block's per-thread
+  /// claims), cheaper than bit-blasting the hypotheses again for each.
+  Outcome check_on(Solver& inc, std::size_t k, unsigned budget_ms) const {
+    const auto lim = limits(budget_ms);
+    if (!lim) return timed_out();
+    inc.set_limits(*lim);
+    const auto assumed = ctx.bool_const(("claim " + std::to_string(k) + " fails").c_str());
+    inc.add(z3::implies(assumed, !q.env.claims[k]));
+    return inc.check(assumed);
+  }
+
+  static Outcome timed_out() {
+    Outcome o;
+    o.reason = "timeout";
+    return o;
   }
 };
 
 /// How long a group of claims is tried as one query before its claims are tried one by one.
 constexpr unsigned kGroupBudgetMs = 1500;
+/// How long a claim is tried on the group's incremental solver before it gets a fresh one (and
+/// the group's remaining claims do too).
+constexpr unsigned kIncrementalBudgetMs = 2000;
 
 }  // namespace
 
@@ -184,7 +209,7 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
         continue;
       queued.push_back(claim);
       const auto& label = q.env.labels[k];
-      auto group = label.substr(0, label.find(" (lane "));
+      auto group = label.substr(0, std::min(label.find(" (lane "), label.find(" (thread ")));
       if (groups.empty() || group != last) groups.emplace_back();
       groups.back().push_back(k);
       last = group;
@@ -210,8 +235,20 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
           if (v.status == Status::Refuted) break;
         }
       }
+      // Then claim by claim: on one incremental solver while it keeps up (where the property
+      // asks for it), else each on its own.
+      std::optional<Solver> inc;
+      if (g.size() > 1 && p.claims_incremental) {
+        inc.emplace(Solver::incremental(ctx));
+        inc->add(q.hypothesis);
+      }
       for (auto k : g) {
-        auto r = solve.check(q.env.claims[k], 0);
+        Outcome r;
+        if (inc) {
+          r = solve.check_on(*inc, k, kIncrementalBudgetMs);
+          if (r.unknown()) inc.reset();
+        }
+        if (!inc) r = solve.check(q.env.claims[k], 0);
         if (r.unsat()) continue;
         if (r.unknown()) {
           v.status = Status::Unknown;

@@ -26,9 +26,19 @@ void Solver::set_limits(Limits limits) {
 }
 
 Outcome Solver::check() {
+  return check(z3::expr_vector(ctx_));
+}
+
+Outcome Solver::check(const z3::expr& assumption) {
+  z3::expr_vector v(ctx_);
+  v.push_back(assumption);
+  return check(v);
+}
+
+Outcome Solver::check(const z3::expr_vector& assumptions) {
   Outcome o;
   try {
-    switch (s_.check()) {
+    switch (assumptions.empty() ? s_.check() : s_.check(assumptions)) {
       case z3::sat:
         o.answer = Answer::Sat;
         o.model = s_.get_model();

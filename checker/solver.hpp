@@ -43,6 +43,9 @@ class Solver {
  public:
   /// A solver in `ctx` under `limits`.
   explicit Solver(z3::context& ctx, Limits limits = {});
+  /// Z3's incremental solver (not bound to the QF_BV tactic), for many checks on one set of
+  /// assertions.
+  static Solver incremental(z3::context& ctx) { return Solver(ctx, z3::solver(ctx)); }
   /// Adds an assertion.
   void add(const z3::expr& e) { s_.add(e); }
   /// Adds every assertion of `es`.
@@ -54,8 +57,14 @@ class Solver {
   void set_limits(Limits limits);
   /// Checks the assertions.
   Outcome check();
+  /// Checks the assertions with `assumption` assumed for this check alone. Z3 then keeps what it
+  /// learnt about the assertions for the next check, which pays off over many claims on the
+  /// same hypotheses.
+  Outcome check(const z3::expr& assumption);
 
  private:
+  Solver(z3::context& ctx, z3::solver s) : ctx_(ctx), s_(std::move(s)) {}
+  Outcome check(const z3::expr_vector& assumptions);
   z3::context& ctx_;
   z3::solver s_;
 };

@@ -229,7 +229,7 @@ const bool report_registered = add_command(
      [](CLI::App& sub) {
        auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);
        auto suites = std::make_shared<std::string>(WARPSPEC_DEFAULT_VECTORS);
-       auto timeout = std::make_shared<unsigned>(60000);
+       auto timeout = std::make_shared<unsigned>(120000);
        sub.add_option("--corpus", *corpus, "Folder of hardware captures to replay")
            ->capture_default_str();
        sub.add_option("--suites", *suites,
