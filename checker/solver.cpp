@@ -26,19 +26,21 @@ void Solver::set_limits(Limits limits) {
 }
 
 Outcome Solver::check() {
-  return check(z3::expr_vector(ctx_));
+  return answer([this] { return s_.check(); });
 }
 
 Outcome Solver::check(const z3::expr& assumption) {
-  z3::expr_vector v(ctx_);
-  v.push_back(assumption);
-  return check(v);
+  return answer([&] {
+    z3::expr_vector v(ctx_);
+    v.push_back(assumption);
+    return s_.check(v);
+  });
 }
 
-Outcome Solver::check(const z3::expr_vector& assumptions) {
+Outcome Solver::answer(const std::function<z3::check_result()>& run) {
   Outcome o;
   try {
-    switch (assumptions.empty() ? s_.check() : s_.check(assumptions)) {
+    switch (run()) {
       case z3::sat:
         o.answer = Answer::Sat;
         o.model = s_.get_model();

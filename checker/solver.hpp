@@ -5,6 +5,7 @@
 // Z3's reason. An exception Z3 throws under a resource limit is an unknown, never a crash and
 // never an answer. What the answer means (proved, refuted, "UB can fire") is the caller's: it is
 // read from an Outcome, never from a message.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,7 +65,7 @@ class Solver {
 
  private:
   Solver(z3::context& ctx, z3::solver s) : ctx_(ctx), s_(std::move(s)) {}
-  Outcome check(const z3::expr_vector& assumptions);
+  Outcome answer(const std::function<z3::check_result()>& run);
   z3::context& ctx_;
   z3::solver s_;
 };
