@@ -1,5 +1,6 @@
 #include "checker/ub_query.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -187,6 +188,101 @@ void run_parallel(std::vector<std::function<void()>>& tasks) {
   if (failure) std::rethrow_exception(failure);
 }
 
+/// Whether the findings `now` show the clause `k` on exactly the lanes (threads) `before` shows
+/// it on, and no clause anywhere `before` does not: the same story, told by a plainer state.
+template <class Findings, class Lanes>
+bool tells_the_same(const Findings& before, const Findings& now, spec::ClauseId k, Lanes of) {
+  auto lanes = [&](const Findings& fs, spec::ClauseId c) {
+    for (const auto& f : fs)
+      if (f.clause == c) return of(f);
+    return decltype(of(fs.front())){};
+  };
+  if (lanes(now, k) != lanes(before, k)) return false;
+  for (const auto& f : now) {
+    const auto was = lanes(before, f.clause);
+    for (auto x : of(f))
+      if (std::find(was.begin(), was.end(), x) == was.end()) return false;
+  }
+  return true;
+}
+
+/// A function that applies a change to a copy of `state` and keeps it when the copy tells the
+/// same story about clause `k` (`findings` lists what the model finds, `of` a finding's lanes).
+template <class State, class Findings, class Of>
+auto attempter(State& state, Findings findings, spec::ClauseId k, Of of) {
+  return [&state, findings, k, of, before = findings(state)](auto&& change) {
+    auto s = state;
+    change(s);
+    if (tells_the_same(before, findings(s), k, of)) state = s;
+  };
+}
+
+/// Offers `attempt` element `i` of the field `field` at 0, then with each of its set bits
+/// cleared, highest first: the number left is as small and as plain as the story allows.
+template <class Attempt, class Field>
+void fewer_bits(Attempt& attempt, Field field, std::size_t i) {
+  attempt([&](auto& s) { (s.*field)[i] = 0; });
+  for (unsigned j = 64; j-- > 0;)
+    attempt([&](auto& s) {
+      auto& x = (s.*field)[i];
+      using T = std::remove_reference_t<decltype(x)>;
+      if (j < 8 * sizeof(T)) x &= ~(T{1} << j);
+    });
+}
+
+/// The solver's witness `w` made plainer where the constraints leave it free, each change kept
+/// only if the state tells the same story (`tells_the_same`): a lane that does not execute
+/// exits; operands, call site, b, c and membermask keep as few bits as they can. The
+/// fewest executing lanes stay as the solver found them. Concrete evaluations only.
+model::Warp plainer(const spec::Instr& in, bool pre_volta, const UbConstraints& c, spec::ClauseId k,
+                    model::Warp w) {
+  auto findings = [&](const model::Warp& s) {
+    return model::evaluate(in, s, target_of(pre_volta)).ub;
+  };
+  auto lanes_of = [](const model::UbFinding& f) {
+    std::vector<unsigned> v;
+    for (unsigned i = 0; i < kWarpSize; ++i)
+      if (f.lanes >> i & 1u) v.push_back(i);
+    return v;
+  };
+  if (findings(w).empty()) return w;
+  auto attempt = attempter(w, findings, k, lanes_of);
+  for (unsigned i = 0; i < kWarpSize; ++i) {
+    const auto& fix = c.lanes[i];
+    if (!fix.status && !w.exec[i] && !w.exited[i])
+      attempt([&](model::Warp& s) { model::set_status(s, i, model::LaneStatus::Exited); });
+    if (!fix.a) fewer_bits(attempt, &model::Warp::a, i);
+    if (!fix.site) fewer_bits(attempt, &model::Warp::site, i);
+    if (!fix.b) fewer_bits(attempt, &model::Warp::b, i);
+    if (!fix.c) fewer_bits(attempt, &model::Warp::c, i);
+    if (!fix.mask) fewer_bits(attempt, &model::Warp::mask, i);
+  }
+  return w;
+}
+
+/// The same for a block: a thread that does not arrive exits; predicates, barrier numbers and
+/// counts keep as few bits as they can, and the partner form goes, where the constraints leave
+/// them free.
+model::Cta plainer(const spec::Instr& in, const UbConstraints& c, spec::ClauseId k, model::Cta t) {
+  auto findings = [&](const model::Cta& s) { return model::evaluate_cta(in, s).ub; };
+  if (findings(t).empty()) return t;
+  auto attempt = attempter(t, findings, k, [](const model::CtaFinding& f) { return f.threads; });
+  for (std::size_t i = 0; i < t.arrive.size(); ++i) {
+    // As analyse_cta reads the constraints: the first 32 threads from `lanes`, any from cta_*.
+    const bool status_free =
+        !(i < kWarpSize && c.lanes[i].status) && !(i < c.cta_status.size() && c.cta_status[i]);
+    const bool pred_free =
+        !(i < kWarpSize && c.lanes[i].a) && !(i < c.cta_pred.size() && c.cta_pred[i]);
+    if (status_free && !t.arrive[i] && !t.exited[i])
+      attempt([&](model::Cta& s) { s.exited[i] = true; });
+    if (pred_free) fewer_bits(attempt, &model::Cta::pred, i);
+    if (!in.imm_bar) fewer_bits(attempt, &model::Cta::bar, i);
+    if (in.has_count && !in.imm_count) fewer_bits(attempt, &model::Cta::count, i);
+    attempt([&](model::Cta& s) { s.partner[i] = false; });
+  }
+  return t;
+}
+
 /// Whether `happens` can hold, and whether it must (`spared()`, its absence, is unsatisfiable):
 /// sets `a.verdict`, and `a.reason` where the solver gave up. Returns a model of `happens` when
 /// it can hold, for the smallest witness. `spared` is built only after the first query, as
@@ -219,8 +315,8 @@ void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& 
   const auto& t = q.out.ub[index];
   a.clause = t.clause;
   const auto fires = q.h && t.lanes != d.w32(0);
-  const auto found =
-      can_must(ctx, fires, [&] { return q.h && t.lanes == d.w32(0); }, opt.timeout_ms, a);
+  const auto found = can_must(
+      ctx, fires, [&] { return q.h && t.lanes == d.w32(0); }, opt.timeout_ms, a);
   if (!found) return;
   // Warp UB needs an executing lane.
   auto [m, least] = smallest(ctx, d, fires, q.count, *found, opt.timeout_ms, 1);
@@ -232,7 +328,7 @@ void analyse_clause(const spec::Instr& in, bool pre_volta, const UbConstraints& 
     throw std::runtime_error(std::string("the witness for ") +
                              std::string(spec::clause_info(t.clause).key) +
                              " does not fire when replayed through the concrete model");
-  a.witness = wit;
+  a.witness = plainer(in, pre_volta, c, t.clause, wit);
   a.smallest = least;
   a.witness_executing = static_cast<unsigned>(m.eval(q.count, true).get_numeral_uint64());
 }
@@ -274,8 +370,8 @@ void analyse_loose(const spec::Instr& in, bool pre_volta, const UbConstraints& c
   a.clause = t.clause;
   const auto defined = q.h && q.ub == d.w32(0);
   const auto open = defined && t.lanes != d.w32(0);
-  const auto found =
-      can_must(ctx, open, [&] { return defined && t.lanes == d.w32(0); }, opt.timeout_ms, a);
+  const auto found = can_must(
+      ctx, open, [&] { return defined && t.lanes == d.w32(0); }, opt.timeout_ms, a);
   if (!found) return;
   // A lane whose d is undefined executes (it reads a lane that does not, or is unnamed).
   auto [m, least] = smallest(ctx, d, open, q.count, *found, opt.timeout_ms, 1);
@@ -417,11 +513,12 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
       auto [m, least] = smallest(ctx, d, h && fires, count, *can.model, opt.timeout_ms, 0);
       auto wit = concretize(m, s);
       bool replayed = false;
-      for (const auto& f : model::evaluate_cta(in, wit).ub) replayed = replayed || f.clause == a.clause;
+      for (const auto& f : model::evaluate_cta(in, wit).ub)
+        replayed = replayed || f.clause == a.clause;
       if (!replayed)
         throw std::runtime_error("the witness for " + std::string(spec::clause_info(a.clause).key) +
                                  " does not fire when replayed through the concrete model");
-      a.cta_witness = wit;
+      a.cta_witness = plainer(in, c, a.clause, wit);
       a.smallest = least;
       a.witness_executing = static_cast<unsigned>(m.eval(count, true).get_numeral_uint64());
     }
@@ -431,8 +528,8 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
   {
     auto can = check(ctx, h && out.any_ub, opt.timeout_ms);
     auto none = check(ctx, h && !out.any_ub, opt.timeout_ms);
-    whole.verdict = can.unsat()   ? Possibility::Cannot
-                    : !can.sat()  ? Possibility::Unknown
+    whole.verdict = can.unsat()    ? Possibility::Cannot
+                    : !can.sat()   ? Possibility::Unknown
                     : none.unsat() ? Possibility::Must
                     : none.sat()   ? Possibility::Can
                                    : Possibility::Unknown;
@@ -440,7 +537,8 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
     if (none.answer == Answer::Sat) {
       auto ex = concretize(*none.model, s);
       if (!model::evaluate_cta(in, ex).ub.empty())
-        throw std::runtime_error("the UB-free example does not replay free of UB through the model");
+        throw std::runtime_error(
+            "the UB-free example does not replay free of UB through the model");
       rep.free_cta_example = ex;
     }
   }

@@ -28,6 +28,48 @@ TEST(UbQuery, UnconstrainedBallotCanHitEveryVoltaClauseWithSmallWitnesses) {
   EXPECT_TRUE(r.free_example.has_value());
 }
 
+// A witness is as plain as its story allows: no set bit of a free mask or operand, and no lane
+// left inactive rather than exited, can go without changing what the model finds; and what the
+// constraints fix is kept.
+TEST(UbQuery, WitnessesAreAsPlainAsTheirStoryAllows) {
+  spec::Instr in{spec::FormId::VoteBallot};
+  UbConstraints c;
+  c.lanes[5].a = 0x1234;
+  c.lanes[5].mask = 0xffffffffu;
+  auto r = analyse_ub(in, false, c);
+  auto ub_of = [&](const model::Warp& w) {
+    std::vector<std::pair<spec::ClauseId, uint32_t>> v;
+    for (const auto& f : model::evaluate(in, w).ub) v.emplace_back(f.clause, f.lanes);
+    return v;
+  };
+  unsigned witnesses = 0;
+  for (const auto& a : r.clauses) {
+    if (!a.witness) continue;
+    ++witnesses;
+    const auto& w = *a.witness;
+    const auto seen = ub_of(w);
+    EXPECT_EQ(w.a[5], 0x1234u);
+    EXPECT_EQ(w.mask[5], 0xffffffffu);
+    for (unsigned i = 0; i < spec::kWarpSize; ++i) {
+      if (!w.exec[i] && !w.exited[i]) {
+        auto x = w;
+        model::set_status(x, i, model::LaneStatus::Exited);
+        EXPECT_NE(ub_of(x), seen) << "lane " << i << " could exit";
+      }
+      for (unsigned j = 0; j < spec::kWarpSize; ++j) {
+        if (i == 5) continue;
+        auto x = w;
+        if (x.mask[i] >> j & 1u) {
+          x.mask[i] &= ~(1u << j);
+          EXPECT_NE(ub_of(x), seen) << "lane " << i << " needs no mask bit " << j;
+        }
+      }
+      if (i != 5) EXPECT_EQ(w.a[i], 0u);  // UB does not read the operand
+    }
+  }
+  EXPECT_EQ(witnesses, 3u);
+}
+
 TEST(UbQuery, AFullyFixedCleanWarpCannotHaveUb) {
   spec::Instr in{spec::FormId::MatchAllB64};
   UbConstraints c;
