@@ -72,10 +72,10 @@ slow+='|EveryReadingChangesSomeAnswer)'
 # intrinsic driver's planted bugs (one of them stays), the write-error tests but one, and the
 # tests that generate the default suite again in their own process (the generator runs under the
 # sanitizers once, for the diagnosis tests' shared suite).
-slow+='|example\.check_a_simulator|Coverpoints\.TheDefaultSuitesWithoutZ3|Witness\.ASuiteWithZ3'
+slow+='|Coverpoints\.TheDefaultSuitesWithoutZ3|Witness\.ASuiteWithZ3'
 slow+='|Check\.CatchesEveryMutant|CaptureCorpus\.|bugs\.CorrectImplementationAgreesWithASeeded'
-slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.(vectors_to_a_full_device|vectors_into_a_directory'
-slow+='|emit_cuda_to_a_full_device|report_suites|report$)|capture_check_cli_corpus(_exit)?'
+slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.(report_suites|report$)'
+slow+='|capture_check_cli_corpus(_exit)?'
 slow+='|Suite\.(DefaultSuiteCovers|UbVectorsComeLast)|Check\.TheModelsOwnResultsAgree'
 slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
 (cd "$asan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -E "^($slow)") \
