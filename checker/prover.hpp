@@ -19,7 +19,7 @@ std::string_view status_name(Status s);
 
 /// Limits and outputs of a proof run.
 struct ProveOptions {
-  unsigned timeout_ms = 60000;  ///< per property (all its claims together); 0 for none
+  unsigned timeout_ms = 120000;  ///< per property (all its claims together); 0 for none
   uint64_t rlimit = 0;          ///< Z3 resource limit per claim; 0 for none
   unsigned memory_mb = 0;       ///< Z3's memory ceiling, shared by the process; 0 for none
   unsigned jobs = 2;            ///< worker threads, each with its own Z3 context

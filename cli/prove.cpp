@@ -22,7 +22,7 @@ struct ProveArgs {
   bool all = false;
   bool list = false;
   bool json = false;
-  unsigned timeout_ms = 60000;
+  unsigned timeout_ms = 120000;
   unsigned memory_mb = 8192;
   uint64_t rlimit = 0;
   unsigned jobs = 2;
@@ -199,7 +199,7 @@ const bool prove_registered = add_command(
        sub.add_flag("--list", a->list, "List the properties with their one-line statements");
        sub.add_flag("--json", a->json, "Print JSON for programs");
        sub.add_option("--timeout-ms", a->timeout_ms,
-                      "Time limit per property in milliseconds; 0 for none (default 60000)");
+                      "Time limit per property in milliseconds; 0 for none (default 120000)");
        sub.add_option("--memory-mb", a->memory_mb,
                       "Z3 memory ceiling in MiB, shared by the workers; 0 for none (default 8192)");
        sub.add_option("--rlimit", a->rlimit, "Z3 resource limit per claim; 0 for none");
