@@ -217,17 +217,15 @@ auto attempter(State& state, Findings findings, spec::ClauseId k, Of of) {
   };
 }
 
-/// Offers `attempt` element `i` of the field `field` at 0, then with each of its set bits
-/// cleared, highest first: the number left is as small and as plain as the story allows.
-template <class Attempt, class Field>
-void fewer_bits(Attempt& attempt, Field field, std::size_t i) {
-  attempt([&](auto& s) { (s.*field)[i] = 0; });
-  for (unsigned j = 64; j-- > 0;)
-    attempt([&](auto& s) {
-      auto& x = (s.*field)[i];
-      using T = std::remove_reference_t<decltype(x)>;
-      if (j < 8 * sizeof(T)) x &= ~(T{1} << j);
-    });
+/// Offers `attempt` element `i` of the field `field` of `state` (the state `attempt` changes)
+/// at 0, then with each of its set bits cleared, highest first: the number left is as small and
+/// as plain as the story allows.
+template <class Attempt, class State, class Field>
+void fewer_bits(Attempt& attempt, const State& state, Field field, std::size_t i) {
+  attempt([&](State& s) { (s.*field)[i] = 0; });
+  using T = std::remove_cvref_t<decltype((state.*field)[i])>;
+  for (unsigned j = 8 * sizeof(T); j-- > 0;)
+    if ((state.*field)[i] >> j & 1u) attempt([&](State& s) { (s.*field)[i] &= ~(T{1} << j); });
 }
 
 /// The solver's witness `w` made plainer where the constraints leave it free, each change kept
@@ -251,11 +249,11 @@ model::Warp plainer(const spec::Instr& in, bool pre_volta, const UbConstraints& 
     const auto& fix = c.lanes[i];
     if (!fix.status && !w.exec[i] && !w.exited[i])
       attempt([&](model::Warp& s) { model::set_status(s, i, model::LaneStatus::Exited); });
-    if (!fix.a) fewer_bits(attempt, &model::Warp::a, i);
-    if (!fix.site) fewer_bits(attempt, &model::Warp::site, i);
-    if (!fix.b) fewer_bits(attempt, &model::Warp::b, i);
-    if (!fix.c) fewer_bits(attempt, &model::Warp::c, i);
-    if (!fix.mask) fewer_bits(attempt, &model::Warp::mask, i);
+    if (!fix.a) fewer_bits(attempt, w, &model::Warp::a, i);
+    if (!fix.site) fewer_bits(attempt, w, &model::Warp::site, i);
+    if (!fix.b) fewer_bits(attempt, w, &model::Warp::b, i);
+    if (!fix.c) fewer_bits(attempt, w, &model::Warp::c, i);
+    if (!fix.mask) fewer_bits(attempt, w, &model::Warp::mask, i);
   }
   return w;
 }
@@ -275,9 +273,9 @@ model::Cta plainer(const spec::Instr& in, const UbConstraints& c, spec::ClauseId
         !(i < kWarpSize && c.lanes[i].a) && !(i < c.cta_pred.size() && c.cta_pred[i]);
     if (status_free && !t.arrive[i] && !t.exited[i])
       attempt([&](model::Cta& s) { s.exited[i] = true; });
-    if (pred_free) fewer_bits(attempt, &model::Cta::pred, i);
-    if (!in.imm_bar) fewer_bits(attempt, &model::Cta::bar, i);
-    if (in.has_count && !in.imm_count) fewer_bits(attempt, &model::Cta::count, i);
+    if (pred_free) fewer_bits(attempt, t, &model::Cta::pred, i);
+    if (!in.imm_bar) fewer_bits(attempt, t, &model::Cta::bar, i);
+    if (in.has_count && !in.imm_count) fewer_bits(attempt, t, &model::Cta::count, i);
     attempt([&](model::Cta& s) { s.partner[i] = false; });
   }
   return t;

@@ -298,7 +298,7 @@ std::vector<vectors::Vector> z3_witnesses(spec::FormId form, spec::Target target
       for (const auto& t : shown) remaining.erase(t);
       out.push_back(std::move(v));
     }
-    };
+  };
   for (const auto& pin : vectors::instructions_for(form)) search(pin, opt.threads);
   // A mutant that merges barriers shows on bar.sync only where a third warp's barrier is left
   // with a count the merged arrivals do not fill: a larger block is asked for what is left.

@@ -67,11 +67,11 @@ slow+='|ACollectiveThatHangsOnADefinedRound|AReadingOfTheWholeRuleComesBefore|An
 slow+='|EveryReadingChangesSomeAnswer)'
 # Volume: the same code run over whole suites and the whole capture corpus, which the smaller
 # tests of each reader, writer and check path already run under the sanitizers (each of these
-# takes 20 s to 2 min there): the suites generated for every target, the example that generates
-# and checks a whole suite, every mutant checked over the suite, the corpus read five times, the
-# intrinsic driver's planted bugs (one of them stays), the write-error tests but one, and the
-# tests that generate the default suite again in their own process (the generator runs under the
-# sanitizers once, for the diagnosis tests' shared suite).
+# takes 20 s to 2 min there): the suites generated for every target, every mutant checked over
+# the suite, the corpus read five times, the intrinsic driver's planted bugs (one of them stays),
+# the report over the kept suites, and the tests that generate the default suite again in their
+# own process (the generator runs under the sanitizers once, for the diagnosis tests' shared
+# suite).
 slow+='|Coverpoints\.TheDefaultSuitesWithoutZ3|Witness\.ASuiteWithZ3'
 slow+='|Check\.CatchesEveryMutant|CaptureCorpus\.|bugs\.CorrectImplementationAgreesWithASeeded'
 slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.(report_suites|report$)'
