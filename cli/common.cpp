@@ -33,4 +33,16 @@ Failure as_failure(const model::InputError& e) {
   return Failure{e.data() ? kExitDataError : kExitUsage, e.what()};
 }
 
+uint64_t number_or_fail(const std::string& text, const std::string& what) {
+  try {
+    std::size_t used = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    const uint64_t v = negative ? static_cast<uint64_t>(std::stoll(text, &used, 0))
+                                : std::stoull(text, &used, 0);
+    if (used == text.size() && !text.empty() && text[0] != '+') return v;
+  } catch (const std::exception&) {
+  }
+  throw Failure{kExitUsage, what + ": '" + text + "' is not a number (decimal or 0x hex)"};
+}
+
 }  // namespace warpspec::cli

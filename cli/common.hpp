@@ -19,6 +19,10 @@ spec::Target target_or_fail(const std::string& text, spec::Target fallback);
 /// Same for the PTX ISA version.
 spec::PtxVersion ptx_or_fail(const std::string& text, spec::PtxVersion fallback);
 
+/// A number from the command line: decimal (a leading '-' gives two's complement) or 0x hex;
+/// else throws a usage Failure naming `what`.
+uint64_t number_or_fail(const std::string& text, const std::string& what);
+
 /// Converts an InputError into the matching Failure (64 for command lines, 65 for files).
 Failure as_failure(const model::InputError& e);
 

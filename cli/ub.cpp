@@ -61,16 +61,6 @@ spec::ParsedInstr form_or_instruction(const std::string& text) {
   return parse_or_fail(text, "form");
 }
 
-uint64_t number_or_fail(const std::string& s, const std::string& what) {
-  try {
-    std::size_t used = 0;
-    const auto v = std::stoull(s, &used, 0);
-    if (used == s.size()) return v;
-  } catch (const std::exception&) {
-  }
-  throw Failure{kExitUsage, what + ": '" + s + "' is not a number (decimal or 0x hex)"};
-}
-
 /// A 32-bit word.
 uint32_t word_or_fail(const std::string& s, const std::string& what) {
   const auto v = number_or_fail(s, what);

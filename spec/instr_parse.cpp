@@ -358,6 +358,14 @@ ParsedInstr parse_ptx(Cursor& c) {
     }
   }
   expect_end(c);
+  const bool has_d = f.family != Family::WarpBarrier &&
+                     !(f.family == Family::CtaBarrier && f.mode == Mode::None);
+  const bool has_a = f.family == Family::Match || f.family == Family::Vote ||
+                     f.family == Family::Redux || f.family == Family::Shfl ||
+                     (f.family == Family::CtaBarrier && f.mode != Mode::None);
+  if (has_d) out.d_register = d;
+  out.p_register = p;
+  if (has_a) out.a_register = a;
   return out;
 }
 

@@ -23,6 +23,9 @@ struct ParseError {
 struct ParsedInstr {
   Instr instr;
   const IntrinsicInfo* intrinsic = nullptr;  ///< set when written as an intrinsic call
+  std::string d_register;     ///< PTX text: the destination d's register name ("_" for the sink)
+  std::string p_register;     ///< PTX text: the predicate destination's name, when written
+  std::string a_register;     ///< PTX text: the source operand's register name, when the form has one
   std::string mask_register;  ///< the membermask's register name when it is not an immediate
   std::string b_register;     ///< shuffles: b's register name when it is not an immediate
   std::string c_register;     ///< shuffles: c's register name when it is not an immediate

@@ -1,0 +1,321 @@
+// Warp collectives and __activemask in the step semantics: which groups of threads may execute
+// together (the scheduler's choices), executing a group through the per-instruction model, and
+// why threads that can never go on are stuck.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "model/eval.hpp"
+#include "programs/machine.hpp"
+#include "programs/machine_detail.hpp"
+
+namespace warpspec::programs {
+using namespace detail;
+namespace {
+
+// Threads meet at a warp collective when they execute the same form with the same qualifiers
+// (from any instruction of the program); bar.warp.sync instructions all meet each other.
+int meet_key(const Instruction& in) {
+  const auto& pi = in.collective->parsed.instr;
+  if (form_of(in).family == spec::Family::WarpBarrier) return -1;
+  return static_cast<int>(pi.form) * 2 + (pi.negate ? 1 : 0);
+}
+
+bool waits_at_warp_collective(const Program& p, const Machine& m, unsigned t) {
+  const auto& th = m.threads[t];
+  if (th.status != Status::Waits) return false;
+  const auto& in = p.code[th.pc];
+  return !is_block_barrier(in) && !is_activemask(in);
+}
+
+bool waits_at_block_barrier(const Program& p, const Machine& m, unsigned t) {
+  const auto& th = m.threads[t];
+  return th.status == Status::Waits && is_block_barrier(p.code[th.pc]);
+}
+
+Val mask_of(const Program& p, const Thread& th) {
+  const auto& c = *p.code[th.pc].collective;
+  return reg_or(th, c.mask, c.parsed.instr.imm_mask, 0xffffffffu);
+}
+
+// The threads a waiting thread's membermask names that exist and have not exited.
+std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
+  const unsigned base = t / kWarp * kWarp;
+  const uint32_t mask = static_cast<uint32_t>(mask_of(p, m.threads[t]).v);
+  std::vector<unsigned> out;
+  for (unsigned j = 0; j < kWarp; ++j) {
+    const unsigned u = base + j;
+    if ((mask >> j & 1) && u < m.threads.size() && m.threads[u].status != Status::Exited)
+      out.push_back(u);
+  }
+  return out;
+}
+
+// The smallest group around t in which every thread's named threads wait at the same
+// collective; empty when some named thread waits elsewhere. A thread whose membermask is
+// undefined forms a group of its own, whose execution reports it.
+std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t) {
+  const int key = meet_key(p.code[m.threads[t].pc]);
+  std::set<unsigned> group{t};
+  std::vector<unsigned> todo{t};
+  while (!todo.empty()) {
+    const unsigned j = todo.back();
+    todo.pop_back();
+    if (mask_of(p, m.threads[j]).undef) {
+      if (j == t) return {t};
+      return {};
+    }
+    for (unsigned u : named(p, m, j)) {
+      if (!waits_at_warp_collective(p, m, u) || meet_key(p.code[m.threads[u].pc]) != key) return {};
+      if (group.insert(u).second) todo.push_back(u);
+    }
+  }
+  return {group.begin(), group.end()};
+}
+
+// The groups of `ts` (threads at one __activemask) offered: every non-empty subset when there
+// are at most `limit`. Else a bounded few, chosen so that the states they lead to stay few: all
+// of them together, the lowest thread alone (the rest are offered again afterwards), and each
+// set of threads that took the same branches since they last met.
+std::vector<std::vector<unsigned>> groupings(const Machine& m, const std::vector<unsigned>& ts,
+                                             unsigned limit, bool& bounded) {
+  std::vector<std::vector<unsigned>> out;
+  if (ts.size() <= limit) {
+    for (uint32_t s = 1; s < (uint32_t{1} << ts.size()); ++s) {
+      std::vector<unsigned> g;
+      for (std::size_t k = 0; k < ts.size(); ++k)
+        if (s >> k & 1) g.push_back(ts[k]);
+      out.push_back(std::move(g));
+    }
+    return out;
+  }
+  bounded = true;
+  out.push_back(ts);
+  out.push_back({ts.front()});
+  std::map<uint64_t, std::vector<unsigned>> by_path;
+  for (unsigned t : ts) by_path[m.threads[t].path].push_back(t);
+  if (by_path.size() > 1)
+    for (auto& [path, g] : by_path)
+      if (g.size() > 1) out.push_back(std::move(g));
+  return out;
+}
+
+// Executes a warp collective on the threads of `group` through the model.
+void execute_collective(const Program& p, const Launch& l, Machine& m,
+                        const std::vector<unsigned>& group) {
+  const unsigned base = group.front() / kWarp * kWarp;
+  const auto& lead = p.code[m.threads[group.front()].pc];
+  spec::Instr instr = lead.collective->parsed.instr;
+  instr.imm_mask.reset();
+  instr.imm_b.reset();
+  instr.imm_c.reset();
+  model::Warp w = model::make_warp();
+  bool inputs_undef = false;
+  for (unsigned j = 0; j < kWarp; ++j) {
+    const unsigned t = base + j;
+    w.exec[j] = false;
+    w.exited[j] = t >= m.threads.size() || m.threads[t].status == Status::Exited;
+  }
+  for (unsigned t : group) {
+    const auto& th = m.threads[t];
+    const auto& in = p.code[th.pc];
+    const auto& c = *in.collective;
+    const unsigned j = t - base;
+    const Val mask = mask_of(p, th);
+    if (mask.undef) {
+      m.stop = finding(std::string(clause_key(ProgramClause::UndefinedControl)),
+                       "the membermask is an undefined value at " + where(p, th.pc), {t}, {in.loc});
+      return;
+    }
+    w.exec[j] = true;
+    w.mask[j] = static_cast<uint32_t>(mask.v);
+    w.site[j] = th.pc;
+    if (c.a) {
+      w.a[j] = th.regs[*c.a];
+      inputs_undef = inputs_undef || th.undef[*c.a];
+    }
+    const Val b = reg_or(th, c.b, c.parsed.instr.imm_b, 0),
+              cc = reg_or(th, c.c, c.parsed.instr.imm_c, 0);
+    if (b.undef || cc.undef) {
+      m.stop = finding(std::string(clause_key(ProgramClause::UndefinedControl)),
+                       "a shuffle's lane operand is an undefined value at " + where(p, th.pc), {t},
+                       {in.loc});
+      return;
+    }
+    w.b[j] = static_cast<uint32_t>(b.v);
+    w.c[j] = static_cast<uint32_t>(cc.v);
+  }
+  const auto r = model::evaluate(instr, w, l.target);
+  if (!r.availability.available) {
+    m.stop = finding("program.unavailable",
+                     std::string(spec::form_info(instr.form).name) + " is not available on " +
+                         spec::to_string(l.target) + ": " + r.availability.reason,
+                     group, {lead.loc});
+    return;
+  }
+  if (!r.ub.empty()) {
+    const auto& u = r.ub.front();
+    std::vector<unsigned> ts;
+    for (unsigned j = 0; j < kWarp; ++j)
+      if (u.lanes >> j & 1) ts.push_back(base + j);
+    m.stop = finding(std::string(spec::clause_info(u.clause).key),
+                     thread_ranges(ts) + " at " + where(p, m.threads[ts.front()].pc) + ": " +
+                         std::string(spec::clause_info(u.clause).text),
+                     ts, {p.code[m.threads[ts.front()].pc].loc});
+    return;
+  }
+  if (form_of(lead).family == spec::Family::WarpBarrier) join_clocks(m, group, group);
+  for (unsigned t : group) {
+    auto& th = m.threads[t];
+    const auto& c = *p.code[th.pc].collective;
+    const unsigned j = t - base;
+    if (c.d) {
+      th.regs[*c.d] = r.d_value(j);
+      th.undef[*c.d] = inputs_undef || !r.d_defined(j);
+    }
+    if (c.p) {
+      th.regs[*c.p] = r.outcome.p[j] ? 1 : 0;
+      th.undef[*c.p] = inputs_undef || !r.defined(j);
+    }
+    th.status = Status::Runs;
+    th.path = 0;
+    th.pc++;
+  }
+}
+
+// The first group of `groups` that overlaps no other, if any.
+const Choice* lone_group(const std::vector<Choice>& groups) {
+  for (const auto& g : groups) {
+    bool alone = true;
+    for (const auto& h : groups)
+      if (&h != &g)
+        for (unsigned t : h.threads)
+          alone = alone && !std::binary_search(g.threads.begin(), g.threads.end(), t);
+    if (alone) return &g;
+  }
+  return nullptr;
+}
+
+std::string positions(const Program& p, const Machine& m, const std::vector<unsigned>& ts) {
+  std::map<uint32_t, std::vector<unsigned>> at;
+  for (unsigned t : ts) at[m.threads[t].pc].push_back(t);
+  std::string s;
+  for (const auto& [pc, group] : at) {
+    if (!s.empty()) s += "; ";
+    s += thread_ranges(group) + " at " + where(p, pc);
+  }
+  return s;
+}
+
+}  // namespace
+
+// Choices of different warps commute (their threads are disjoint, memory between
+// synchronisations is race-checked, and a barrier completes the same whichever warp came first,
+// except for counted barriers, which Machine::one_order reports), so only the first warp with a
+// choice is offered: a persistent set. Within that warp, a ready group that overlaps no other
+// group simply executes. Waiting could only let a thread that arrives later join it, and such
+// a thread names members whose masks do not name it: undefined behaviour whether it joins (the
+// masks mismatch) or not (it waits for threads that have gone on), so no verdict is lost, only
+// which of the two findings is shown.
+std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activemask_limit,
+                            bool& bounded) {
+  if (m.stop) return {};
+  for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
+    const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
+    std::vector<Choice> out;
+    std::set<std::vector<unsigned>> seen;
+    std::map<uint32_t, std::vector<unsigned>> at_activemask;
+    for (unsigned t = lo; t < hi; ++t) {
+      const auto& th = m.threads[t];
+      if (th.status != Status::Waits) continue;
+      const auto& in = p.code[th.pc];
+      if (is_activemask(in)) {
+        at_activemask[th.pc].push_back(t);
+      } else if (!is_block_barrier(in)) {
+        auto g = ready_group(p, m, t);
+        if (!g.empty() && seen.insert(g).second)
+          out.push_back({Choice::Kind::Collective, std::move(g)});
+      }
+    }
+    if (const Choice* g = lone_group(out)) return {*g};
+    for (const auto& [pc, ts] : at_activemask)
+      for (auto& g : groupings(m, ts, activemask_limit, bounded))
+        out.push_back({Choice::Kind::Activemask, std::move(g)});
+    if (!out.empty()) return out;
+  }
+  return {};
+}
+
+void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
+  if (c.kind == Choice::Kind::Collective) {
+    execute_collective(p, l, m, c.threads);
+  } else {
+    uint32_t together = 0;
+    for (unsigned t : c.threads) together |= uint32_t{1} << (t % kWarp);
+    for (unsigned t : c.threads) {
+      auto& th = m.threads[t];
+      const auto& col = *p.code[th.pc].collective;
+      if (col.d) {
+        th.regs[*col.d] = together;
+        th.undef[*col.d] = 0;
+      }
+      th.status = Status::Runs;
+      th.path = 0;
+      th.pc++;
+    }
+  }
+  settle(p, l, m);
+}
+
+std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) {
+  std::vector<Finding> out;
+  // Warp collectives: per warp and meeting key, who waits and for whom.
+  std::map<std::pair<unsigned, int>, std::vector<unsigned>> waiting;
+  for (unsigned t = 0; t < m.threads.size(); ++t)
+    if (waits_at_warp_collective(p, m, t))
+      waiting[{t / kWarp, meet_key(p.code[m.threads[t].pc])}].push_back(t);
+  for (const auto& [key, ts] : waiting) {
+    std::set<unsigned> missing;
+    for (unsigned t : ts)
+      for (unsigned u : named(p, m, t))
+        if (!std::binary_search(ts.begin(), ts.end(), u) ||
+            meet_key(p.code[m.threads[u].pc]) != key.second)
+          missing.insert(u);
+    std::vector<unsigned> gone(missing.begin(), missing.end());
+    // The per-instruction model names the clause: run it on the threads that are there.
+    std::string clause(clause_key(ProgramClause::CollectivePeerElsewhere));
+    Machine probe = m;
+    execute_collective(p, l, probe, ts);
+    if (probe.stop && probe.stop->key.rfind("program.", 0) != 0) clause = probe.stop->key;
+    std::vector<SourceLoc> locs{p.code[m.threads[ts.front()].pc].loc};
+    out.push_back(finding(
+        clause,
+        "deadlock: " + positions(p, m, ts) + " wait for " +
+            (gone.empty() ? std::string("threads that never arrive") : positions(p, m, gone)),
+        ts, locs));
+  }
+  // Block barriers: per barrier, who waits and who never comes.
+  for (std::size_t k = 0; k < m.phase.size(); ++k) {
+    std::vector<unsigned> ts, rest;
+    for (const auto& a : m.phase[k])
+      if (waits_at_block_barrier(p, m, a.thread)) ts.push_back(a.thread);
+    if (ts.empty()) continue;
+    for (unsigned t = 0; t < m.threads.size(); ++t) {
+      const bool in_phase = std::any_of(m.phase[k].begin(), m.phase[k].end(),
+                                        [&](const Arrival& a) { return a.thread == t; });
+      if (!in_phase && m.threads[t].status != Status::Exited) rest.push_back(t);
+    }
+    // Without a thread count the barrier is __syncthreads: live threads that never come mean
+    // its condition was not the same across the block, which CUDA leaves undefined.
+    const auto clause = m.phase[k].front().counted ? ProgramClause::BarrierNeverCompletes
+                                                   : ProgramClause::BarrierDivergent;
+    out.push_back(finding(
+        std::string(clause_key(clause)),
+        "deadlock: " + positions(p, m, ts) + " wait at barrier " + std::to_string(k) + "; " +
+            (rest.empty() ? std::string("the other threads have exited") : positions(p, m, rest)),
+        ts, {p.code[m.threads[ts.front()].pc].loc}));
+  }
+  return out;
+}
+
+}  // namespace warpspec::programs

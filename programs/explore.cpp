@@ -1,0 +1,143 @@
+#include "programs/explore.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "programs/machine_detail.hpp"
+
+namespace warpspec::programs {
+namespace {
+
+struct Node {
+  Machine m;
+  std::vector<std::string> path;
+};
+
+PathEnd end_of(const Program& p, const Launch& l, const Machine& m) {
+  PathEnd e;
+  if (m.stop) {
+    e.kind = PathEnd::Kind::Undefined;
+    e.findings.push_back(*m.stop);
+  } else if (std::any_of(m.threads.begin(), m.threads.end(),
+                         [](const Thread& t) { return t.status != Status::Exited; })) {
+    e.kind = PathEnd::Kind::Deadlock;
+    e.findings = stuck(p, l, m);
+  }
+  std::size_t buf = 1;
+  for (const auto& par : l.params) {
+    std::vector<uint32_t> w;
+    std::vector<uint8_t> u;
+    if (par.is_buffer) {
+      const auto& b = m.buffers[buf++];
+      for (std::size_t i = 0; i + 4 <= b.bytes.size(); i += 4) {
+        uint32_t v = 0;
+        bool undef = false;
+        for (unsigned k = 0; k < 4; ++k) {
+          v |= uint32_t{b.bytes[i + k]} << (8 * k);
+          undef = undef || b.undef[i + k];
+        }
+        w.push_back(v);
+        u.push_back(undef);
+      }
+    }
+    e.words.push_back(std::move(w));
+    e.undefined.push_back(std::move(u));
+  }
+  return e;
+}
+
+bool same_end(const PathEnd& a, const PathEnd& b) {
+  if (a.kind != b.kind || a.words != b.words || a.undefined != b.undefined) return false;
+  if (a.findings.size() != b.findings.size()) return false;
+  for (std::size_t k = 0; k < a.findings.size(); ++k)
+    if (a.findings[k].key != b.findings[k].key || a.findings[k].text != b.findings[k].text)
+      return false;
+  return true;
+}
+
+void record(Exploration& x, PathEnd e, const std::vector<std::string>& path) {
+  for (auto& o : x.outcomes)
+    if (same_end(o, e)) {
+      o.paths++;
+      return;
+    }
+  e.paths = 1;
+  e.schedule = path;
+  x.outcomes.push_back(std::move(e));
+}
+
+}  // namespace
+
+std::string_view kind_name(PathEnd::Kind k) {
+  switch (k) {
+    case PathEnd::Kind::Completed:
+      return "completed";
+    case PathEnd::Kind::Deadlock:
+      return "deadlock";
+    case PathEnd::Kind::Undefined:
+      return "undefined";
+  }
+  return "";
+}
+
+bool Exploration::any(PathEnd::Kind k) const {
+  return std::any_of(outcomes.begin(), outcomes.end(),
+                     [&](const PathEnd& e) { return e.kind == k; });
+}
+
+bool Exploration::any_finding(std::string_view key) const {
+  for (const auto& o : outcomes)
+    for (const auto& f : o.findings)
+      if (f.key == key) return true;
+  return false;
+}
+
+Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) {
+  Exploration x;
+  Node root{start(p, l), {}};
+  settle(p, l, root.m);
+  std::vector<Node> stack;
+  stack.push_back(std::move(root));
+  std::unordered_set<uint64_t> seen;
+  bool bounded = false, one_order = false;
+  while (!stack.empty()) {
+    Node n = std::move(stack.back());
+    stack.pop_back();
+    if (!seen.insert(digest(n.m)).second) continue;
+    if (++x.states % 1000 == 0 && o.progress) o.progress(x.states);
+    one_order = one_order || n.m.one_order;
+    const auto cs = choices(p, n.m, o.activemask_limit, bounded);
+    if (cs.empty()) {
+      record(x, end_of(p, l, n.m), n.path);
+      continue;
+    }
+    if (x.states >= o.max_states) {
+      x.complete = false;
+      x.limits.push_back("stopped after " + std::to_string(x.states) +
+                         " states (--max-states); the outcomes below are those found so far");
+      break;
+    }
+    for (std::size_t k = cs.size(); k-- > 0;) {
+      Node next{n.m, n.path};
+      next.path.push_back(cs[k].describe());
+      apply(p, l, next.m, cs[k]);
+      stack.push_back(std::move(next));
+    }
+  }
+  if (bounded) {
+    x.complete = false;
+    x.limits.push_back("more than " + std::to_string(o.activemask_limit) +
+                       " threads stood at one __activemask: not every grouping of them was "
+                       "explored, only all together, the lowest alone, and each set that took "
+                       "the same branches (--activemask-limit)");
+  }
+  if (one_order) {
+    x.complete = false;
+    x.limits.push_back(
+        "a barrier with a thread count completed while other threads could still have "
+        "arrived: the warps that formed each phase were taken in one order");
+  }
+  return x;
+}
+
+}  // namespace warpspec::programs

@@ -1,0 +1,53 @@
+#pragma once
+// Every outcome a block can reach: a depth-first walk over the scheduler's choices
+// (machine.hpp), with states already visited skipped. An outcome is how a path ends: the block
+// completes with some final memory, it deadlocks, or it reaches undefined behaviour or a data
+// race; identical outcomes are counted together.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "programs/machine.hpp"
+
+namespace warpspec::programs {
+
+/// Limits of one exploration.
+struct ExploreOptions {
+  uint64_t max_states = 200000;   ///< settled states visited before giving up (incomplete)
+  unsigned activemask_limit = 5;  ///< more threads at one __activemask: not every grouping
+  /// Called about once every 1,000 states with the number visited so far.
+  std::function<void(uint64_t)> progress;
+};
+
+/// One way a path ends.
+struct PathEnd {
+  enum class Kind : uint8_t { Completed, Deadlock, Undefined };
+  Kind kind = Kind::Completed;
+  std::vector<Finding> findings;  ///< the UB finding, or why each waiting group waits
+  /// Per parameter: the final 32-bit words of its buffer (empty for a scalar), and per word
+  /// whether any of its bytes is undefined.
+  std::vector<std::vector<uint32_t>> words;
+  std::vector<std::vector<uint8_t>> undefined;
+  uint64_t paths = 0;                 ///< end states with this outcome
+  std::vector<std::string> schedule;  ///< the choices of the first path found to it
+};
+
+/// "completed", "deadlock" or "undefined".
+std::string_view kind_name(PathEnd::Kind k);
+
+/// The result of an exploration.
+struct Exploration {
+  std::vector<PathEnd> outcomes;
+  uint64_t states = 0;              ///< settled states visited
+  bool complete = true;             ///< every schedule was covered
+  std::vector<std::string> limits;  ///< why not, when not
+  bool any(PathEnd::Kind k) const;
+  bool any_finding(std::string_view key) const;
+};
+
+/// Explores every schedule of `p` under `l` (within `o`'s limits). Throws std::invalid_argument
+/// when the launch does not fit the program.
+Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o = {});
+
+}  // namespace warpspec::programs

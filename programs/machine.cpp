@@ -1,0 +1,735 @@
+#include "programs/machine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/eval.hpp"
+#include "model/render.hpp"
+#include "programs/machine_detail.hpp"
+#include "spec/cta.hpp"
+
+namespace warpspec::programs {
+using namespace detail;
+namespace {
+
+// Instructions one thread may run between two synchronisations before its path is given up.
+constexpr unsigned kRunLimit = 1u << 20;
+
+uint64_t width_mask(unsigned bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+int64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return static_cast<int64_t>(v);
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  v &= width_mask(bits);
+  return static_cast<int64_t>((v ^ sign) - sign);
+}
+
+// ---------------------------------------------------------------- one thread's instructions
+
+struct Exec {
+  const Program& p;
+  const Launch& l;
+  Machine& m;
+  unsigned t;
+  Thread& th;
+
+  void stop(ProgramClause c, const std::string& what) {
+    const auto& in = p.code[th.pc];
+    m.stop = finding(std::string(clause_key(c)), what + " at " + where(p, th.pc), {t}, {in.loc});
+  }
+
+  Val special(Special s) const {
+    switch (s) {
+      case Special::TidX:
+        return {t};
+      case Special::NtidX:
+        return {l.threads};
+      case Special::NtidY:
+      case Special::NtidZ:
+      case Special::NctaidX:
+      case Special::NctaidY:
+      case Special::NctaidZ:
+        return {1};
+      case Special::LaneId:
+        return {t % kWarp};
+      case Special::WarpId:
+        return {t / kWarp};
+      case Special::NwarpId:
+        return {(l.threads + kWarp - 1) / kWarp};
+      default:
+        return {0};
+    }
+  }
+
+  Val read(const Operand& o, unsigned bits) const {
+    Val v;
+    switch (o.kind) {
+      case Operand::Kind::Reg:
+        v = {th.regs[o.reg], th.undef[o.reg] != 0};
+        if (o.negate) v.v = v.v == 0;
+        break;
+      case Operand::Kind::Imm:
+        v = {o.imm};
+        break;
+      case Operand::Kind::Special:
+        v = special(o.special);
+        break;
+      case Operand::Kind::Shared:
+        v = {p.shared[o.symbol].offset};
+        break;
+      default:
+        break;
+    }
+    v.v &= width_mask(bits);
+    return v;
+  }
+
+  void write(const Operand& o, Val v, unsigned bits) {
+    if (o.kind != Operand::Kind::Reg) return;
+    th.regs[o.reg] = v.v & width_mask(bits);
+    th.undef[o.reg] = v.undef;
+  }
+
+  // The buffer and byte offset an address names; nullopt (and the path stopped) outside them.
+  std::optional<std::pair<std::size_t, std::size_t>> locate(Space space, uint64_t addr,
+                                                            unsigned bytes) {
+    std::size_t buf = 0;
+    uint64_t off = addr;
+    if (space == Space::Global || space == Space::Generic) {
+      const uint64_t tag = addr >> kTagShift;
+      off = addr & kOffsetMask;
+      if (tag == kSharedTag && space == Space::Generic)
+        buf = 0;
+      else if (tag >= 1 && tag < m.buffers.size() && tag != kSharedTag)
+        buf = tag;
+      else
+        buf = SIZE_MAX;
+    }
+    if (buf == SIZE_MAX || off + bytes > m.buffers[buf].bytes.size()) {
+      stop(ProgramClause::BadAddress, "an access of " + std::to_string(bytes) +
+                                          " bytes at address " + model::format_hex(addr, 64) +
+                                          " is outside every buffer");
+      return std::nullopt;
+    }
+    return std::pair{buf, static_cast<std::size_t>(off)};
+  }
+
+  // Race check and log for one byte access.
+  bool log_access(Buffer& b, std::size_t off, bool is_write) {
+    auto& log = b.log[off];
+    auto ordered = [&](const Epoch& e) { return e.thread == t || e.clock <= th.clock[e.thread]; };
+    std::optional<Epoch> other;
+    if (log.write && !ordered(*log.write)) other = log.write;
+    if (is_write && !other)
+      for (const auto& r : log.reads)
+        if (!ordered(r)) other = r;
+    if (other) {
+      const auto& in = p.code[th.pc];
+      m.stop =
+          finding(std::string(clause_key(ProgramClause::DataRace)),
+                  std::string(is_write ? "a write" : "a read") + " by thread " + std::to_string(t) +
+                      " at " + where(p, th.pc) + " conflicts with " +
+                      (log.write && *log.write == *other ? "a write" : "a read") + " by thread " +
+                      std::to_string(other->thread) + " with no barrier between them",
+                  {other->thread, t}, {in.loc});
+      return false;
+    }
+    const Epoch now{t, th.clock[t]};
+    if (is_write) {
+      log.write = now;
+      log.reads.clear();
+    } else if (std::find(log.reads.begin(), log.reads.end(), now) == log.reads.end()) {
+      std::erase_if(log.reads, [&](const Epoch& e) { return e.thread == t; });
+      log.reads.push_back(now);
+    }
+    return true;
+  }
+
+  bool load_store(const Instruction& in) {
+    const unsigned bytes = bits(in.type) / 8;
+    Val base;
+    if (in.addr.kind == Operand::Kind::Param) {
+      // The parameter space: read-only, laid out by Program::params.
+      const uint64_t raw = m.params[in.addr.symbol];
+      const uint64_t rel = static_cast<uint64_t>(in.offset);
+      write(in.dst[0], {rel >= 8 ? 0 : (raw >> (8 * rel)) & width_mask(8 * bytes)}, bits(in.type));
+      th.pc++;
+      return true;
+    }
+    base = read(in.addr, 64);
+    if (base.undef) {
+      stop(ProgramClause::UndefinedControl, "an address is an undefined value");
+      return false;
+    }
+    const uint64_t addr = base.v + static_cast<uint64_t>(in.offset);
+    const auto at = locate(in.space, addr, bytes);
+    if (!at) return false;
+    auto& b = m.buffers[at->first];
+    const bool is_store = in.op == Op::St;
+    for (unsigned k = 0; k < bytes; ++k)
+      if (!log_access(b, at->second + k, is_store)) return false;
+    if (is_store) {
+      const Val v = read(in.src[0], bits(in.type));
+      for (unsigned k = 0; k < bytes; ++k) {
+        b.bytes[at->second + k] = static_cast<uint8_t>(v.v >> (8 * k));
+        b.undef[at->second + k] = v.undef;
+      }
+    } else {
+      Val v;
+      for (unsigned k = 0; k < bytes; ++k) {
+        v.v |= uint64_t{b.bytes[at->second + k]} << (8 * k);
+        v.undef = v.undef || b.undef[at->second + k];
+      }
+      if (is_signed(in.type)) v.v = static_cast<uint64_t>(sext(v.v, 8 * bytes));
+      write(in.dst[0], v, bits(p.regs[in.dst[0].reg].type));
+    }
+    th.pc++;
+    return true;
+  }
+
+  Val arith(const Instruction& in) {
+    const unsigned w = bits(in.type);
+    const bool s = is_signed(in.type);
+    auto src = [&](std::size_t k, unsigned bw) { return read(in.src[k], bw); };
+    const Val a = src(0, w);
+    const Val b = in.src.size() > 1 ? src(1, w) : Val{};
+    Val r{0, a.undef || b.undef};
+    auto sa = sext(a.v, w), sb = sext(b.v, w);
+    switch (in.op) {
+      case Op::Add:
+        r.v = a.v + b.v;
+        break;
+      case Op::Sub:
+        r.v = a.v - b.v;
+        break;
+      case Op::Mul:
+      case Op::Mad: {
+        const __int128 x = s ? __int128{sa} : __int128{static_cast<__int128>(a.v)};
+        const __int128 y = s ? __int128{sb} : __int128{static_cast<__int128>(b.v)};
+        const __int128 prod = x * y;
+        if (in.mul == MulMode::Lo) r.v = static_cast<uint64_t>(prod);
+        if (in.mul == MulMode::Hi) r.v = static_cast<uint64_t>(prod >> w);
+        if (in.mul == MulMode::Wide) r.v = static_cast<uint64_t>(prod);
+        if (in.op == Op::Mad) {
+          const Val c = src(2, in.mul == MulMode::Wide ? 2 * w : w);
+          r.v += c.v;
+          r.undef = r.undef || c.undef;
+        }
+        return {r.v & width_mask(in.mul == MulMode::Wide ? 2 * w : w), r.undef};
+      }
+      case Op::Div:
+      case Op::Rem:
+        if (b.v == 0) return {0, true};  // the quotient of a division by zero is not specified
+        if (s) {
+          if (sb == -1)
+            r.v = in.op == Op::Div ? static_cast<uint64_t>(-sa) : 0;
+          else
+            r.v = static_cast<uint64_t>(in.op == Op::Div ? sa / sb : sa % sb);
+        } else {
+          r.v = in.op == Op::Div ? a.v / b.v : a.v % b.v;
+        }
+        break;
+      case Op::Min:
+        r.v = s ? (sa < sb ? a.v : b.v) : std::min(a.v, b.v);
+        break;
+      case Op::Max:
+        r.v = s ? (sa > sb ? a.v : b.v) : std::max(a.v, b.v);
+        break;
+      case Op::Neg:
+        r.v = 0 - a.v;
+        break;
+      case Op::Abs:
+        r.v = sa < 0 ? 0 - a.v : a.v;
+        break;
+      case Op::And:
+        r.v = a.v & b.v;
+        break;
+      case Op::Or:
+        r.v = a.v | b.v;
+        break;
+      case Op::Xor:
+        r.v = a.v ^ b.v;
+        break;
+      case Op::Not:
+        r.v = in.type == Type::Pred ? (a.v == 0) : ~a.v;
+        break;
+      case Op::Shl: {
+        const Val n = src(1, 32);
+        r = {n.v >= w ? 0 : a.v << n.v, a.undef || n.undef};
+        break;
+      }
+      case Op::Shr: {
+        const Val n = src(1, 32);
+        const uint64_t k = std::min<uint64_t>(n.v, w);
+        if (s)
+          r.v = static_cast<uint64_t>(k >= w ? (sa < 0 ? -1 : 0) : sa >> k);
+        else
+          r.v = k >= w ? 0 : a.v >> k;
+        r.undef = a.undef || n.undef;
+        break;
+      }
+      default:
+        break;
+    }
+    r.v &= width_mask(w);
+    return r;
+  }
+
+  bool compare(const Instruction& in, uint64_t a, uint64_t b) const {
+    const unsigned w = bits(in.src_type);
+    const bool s = is_signed(in.src_type);
+    const int64_t sa = sext(a, w), sb = sext(b, w);
+    switch (in.cmp) {
+      case Cmp::Eq:
+        return a == b;
+      case Cmp::Ne:
+        return a != b;
+      case Cmp::Lt:
+        return s ? sa < sb : a < b;
+      case Cmp::Le:
+        return s ? sa <= sb : a <= b;
+      case Cmp::Gt:
+        return s ? sa > sb : a > b;
+      case Cmp::Ge:
+        return s ? sa >= sb : a >= b;
+      case Cmp::Lo:
+        return a < b;
+      case Cmp::Ls:
+        return a <= b;
+      case Cmp::Hi:
+        return a > b;
+      case Cmp::Hs:
+        return a >= b;
+    }
+    return false;
+  }
+
+  // Runs one instruction that is not a collective. False when the path stopped.
+  bool local(const Instruction& in) {
+    const unsigned w = bits(in.type);
+    switch (in.op) {
+      case Op::Mov:
+        write(in.dst[0], read(in.src[0], w), w);
+        break;
+      case Op::Cvt: {
+        const unsigned sw = bits(in.src_type);
+        Val v = read(in.src[0], sw);
+        if (is_signed(in.src_type)) v.v = static_cast<uint64_t>(sext(v.v, sw));
+        write(in.dst[0], v, w);
+        break;
+      }
+      case Op::Cvta: {
+        Val v = read(in.src[0], 64);
+        if (in.space == Space::Shared) {
+          v.v = in.to_generic ? (kSharedTag << kTagShift) | (v.v & kOffsetMask) : v.v & kOffsetMask;
+        }
+        write(in.dst[0], v, w);
+        break;
+      }
+      case Op::Setp: {
+        const Val a = read(in.src[0], bits(in.src_type)), b = read(in.src[1], bits(in.src_type));
+        const bool r = compare(in, a.v, b.v);
+        write(in.dst[0], {r, a.undef || b.undef}, 1);
+        if (in.dst.size() > 1) write(in.dst[1], {!r, a.undef || b.undef}, 1);
+        break;
+      }
+      case Op::Selp: {
+        const Val c = read(in.src[2], 1);
+        const Val a = read(in.src[0], w), b = read(in.src[1], w);
+        Val r = c.v ? a : b;
+        r.undef = r.undef || c.undef;
+        write(in.dst[0], r, w);
+        break;
+      }
+      case Op::Ld:
+      case Op::St:
+        return load_store(in);
+      case Op::Bra:
+        th.pc = in.target;
+        return true;
+      case Op::Ret:
+      case Op::Exit:
+        th.status = Status::Exited;
+        return true;
+      default: {
+        const Val r = arith(in);
+        write(in.dst[0], r,
+              in.op == Op::Mul || in.op == Op::Mad ? (in.mul == MulMode::Wide ? 2 * w : w) : w);
+        break;
+      }
+    }
+    th.pc++;
+    return true;
+  }
+};
+
+// ---------------------------------------------------------------- block barriers
+
+// Arrival at a block barrier: counted in the phase of its barrier number, with the operands
+// the thread gives now.
+bool arrive(const Program& p, Machine& m, unsigned t) {
+  auto& th = m.threads[t];
+  const auto& in = p.code[th.pc];
+  const auto& c = *in.collective;
+  const Val k = reg_or(th, c.bar, c.parsed.instr.imm_bar, 0);
+  const Val n = reg_or(th, c.count, c.parsed.instr.imm_count, 0);
+  const Val pred = c.a ? Val{th.regs[*c.a] != 0, th.undef[*c.a] != 0} : Val{};
+  if (k.undef || n.undef || pred.undef) {
+    m.stop =
+        finding(std::string(clause_key(ProgramClause::UndefinedControl)),
+                "a barrier operand is an undefined value at " + where(p, th.pc), {t}, {in.loc});
+    return false;
+  }
+  // A number past the last barrier gets a phase of its own, where the model's clause for it
+  // fires when the phase is evaluated.
+  const std::size_t slot = std::min<uint64_t>(k.v, spec::kCtaBarriers);
+  m.phase[slot].push_back({t, th.pc, static_cast<uint32_t>(k.v), static_cast<uint32_t>(n.v),
+                           static_cast<uint32_t>(pred.v), c.parsed.instr.has_count, th.clock});
+  if (c.parsed.instr.form == spec::FormId::BarArrive) {
+    // What the thread does from here on is not released by this arrival.
+    th.clock[t]++;
+    th.pc++;
+  } else {
+    th.status = Status::Waits;
+  }
+  return true;
+}
+
+// Runs thread t until it waits, exits or its path stops. True when it moved.
+bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
+  auto& th = m.threads[t];
+  bool moved = false;
+  for (unsigned n = 0; th.status == Status::Runs && !m.stop; ++n) {
+    if (n == kRunLimit) {
+      m.stop = finding(std::string(clause_key(ProgramClause::RunsAway)),
+                       "thread " + std::to_string(t) + " ran " + std::to_string(kRunLimit) +
+                           " instructions without reaching a synchronisation (last at " +
+                           where(p, th.pc) + ")",
+                       {t}, {});
+      break;
+    }
+    if (th.pc >= p.code.size()) {
+      th.status = Status::Exited;
+      moved = true;
+      break;
+    }
+    const auto& in = p.code[th.pc];
+    Exec x{p, l, m, t, th};
+    if (in.guard) {
+      const Val g = x.read(*in.guard, 1);
+      if (g.undef) {
+        x.stop(ProgramClause::UndefinedControl, "a guard predicate is an undefined value");
+        break;
+      }
+      if (in.op == Op::Bra) th.path = th.path * 1000003u + (g.v ? in.target : th.pc) + 1;
+      if (g.v == 0) {
+        th.pc++;
+        moved = true;
+        continue;
+      }
+    }
+    moved = true;
+    if (in.op == Op::Collective) {
+      if (is_block_barrier(in)) {
+        if (!arrive(p, m, t)) break;
+        continue;
+      }
+      th.status = Status::Waits;
+      break;
+    }
+    if (!x.local(in)) break;
+  }
+  return moved;
+}
+
+// Whether the open phase of barrier slot k completes now. The model's rule: a warp arrives once
+// every non-exited thread of it stands at k; without a count every warp with a live thread
+// must; with count b, b/32 warps. Arrivals at a counted barrier beyond one phase are taken in
+// the order the threads ran, which `counted_order` reports.
+bool phase_complete(const Launch& l, const Machine& m, std::size_t k) {
+  const auto& ph = m.phase[k];
+  if (ph.empty()) return false;
+  std::vector<uint8_t> in_phase(m.threads.size(), 0);
+  for (const auto& a : ph) in_phase[a.thread] = 1;
+  unsigned whole = 0;
+  bool everyone = true;
+  for (unsigned w = 0; w * kWarp < l.threads; ++w) {
+    const auto [lo, hi] = warp_threads(l.threads, w);
+    bool live = false, all = true, some = false;
+    for (unsigned t = lo; t < hi; ++t) {
+      if (m.threads[t].status == Status::Exited && !in_phase[t]) continue;
+      live = true;
+      all = all && in_phase[t];
+      some = some || in_phase[t];
+    }
+    if (live && all && some) ++whole;
+    if (live && !all) everyone = false;
+  }
+  // The count comes from the first thread counted; a mismatch is the model's clause.
+  if (!ph.front().counted) return everyone;
+  const uint32_t b = ph.front().count;
+  return b != 0 && whole * kWarp >= b;
+}
+
+void complete_phase(const Program& p, const Launch& l, Machine& m, std::size_t k) {
+  const auto ph = m.phase[k];
+  m.phase[k].clear();
+  // The instruction evaluated: the first waiting thread's (bar.arrive only when none waits).
+  const Arrival* lead = &ph.front();
+  for (const auto& a : ph)
+    if (m.threads[a.thread].status == Status::Waits) {
+      lead = &a;
+      break;
+    }
+  spec::Instr instr = p.code[lead->pc].collective->parsed.instr;
+  model::Cta cta = model::make_cta(l.threads);
+  for (unsigned t = 0; t < l.threads; ++t) {
+    cta.arrive[t] = false;
+    cta.exited[t] = m.threads[t].status == Status::Exited;
+  }
+  for (const auto& a : ph) {
+    const auto& c = *p.code[a.pc].collective;
+    cta.arrive[a.thread] = true;
+    cta.exited[a.thread] = false;
+    cta.partner[a.thread] = c.parsed.instr.form != instr.form;
+    cta.bar[a.thread] = a.bar;
+    cta.count[a.thread] = a.count;
+    cta.pred[a.thread] = a.pred;
+  }
+  // Each thread's operands are in the state; the instruction keeps no immediate of its own.
+  instr.imm_bar.reset();
+  instr.imm_count.reset();
+  const auto r = model::evaluate_cta(instr, cta, l.target);
+  if (!r.ub.empty()) {
+    const auto& u = r.ub.front();
+    uint32_t pc = lead->pc;
+    for (const auto& a : ph)
+      if (a.thread == u.threads.front()) pc = a.pc;
+    m.stop = finding(std::string(spec::clause_info(u.clause).key),
+                     thread_ranges(u.threads) + " at " + where(p, pc) + ": " +
+                         std::string(spec::clause_info(u.clause).text),
+                     u.threads, {p.code[pc].loc});
+    return;
+  }
+  if (ph.front().counted)
+    for (unsigned t = 0; t < l.threads; ++t)
+      if (m.threads[t].status != Status::Exited &&
+          std::none_of(ph.begin(), ph.end(), [&](const Arrival& a) { return a.thread == t; }))
+        m.one_order = true;
+  // CUDA allows __syncthreads in conditional code only where the condition is the same in the
+  // whole block: then every thread meets it at one instruction.
+  if (!ph.front().counted)
+    for (const auto& a : ph)
+      if (a.pc != ph.front().pc) {
+        std::vector<unsigned> ts;
+        for (const auto& b : ph) ts.push_back(b.thread);
+        m.stop = finding(std::string(clause_key(ProgramClause::BarrierDivergent)),
+                         "barrier " + std::to_string(k) + " is reached at " +
+                             where(p, ph.front().pc) + " and at " + where(p, a.pc),
+                         ts, {p.code[ph.front().pc].loc, p.code[a.pc].loc});
+        return;
+      }
+  // Every arrival happens before every waiting thread goes on.
+  std::vector<unsigned> waiting;
+  std::vector<uint32_t> joined(m.threads.size(), 0);
+  for (const auto& a : ph) {
+    if (m.threads[a.thread].status == Status::Waits) waiting.push_back(a.thread);
+    for (std::size_t i = 0; i < joined.size(); ++i) joined[i] = std::max(joined[i], a.clock[i]);
+  }
+  for (unsigned t : waiting) {
+    auto& c = m.threads[t].clock;
+    for (std::size_t i = 0; i < joined.size(); ++i) c[i] = std::max(c[i], joined[i]);
+    c[t]++;
+  }
+  for (unsigned t : waiting) {
+    auto& th = m.threads[t];
+    const auto& c = *p.code[th.pc].collective;
+    if (c.d) {
+      th.regs[*c.d] = r.outcome.d[t];
+      th.undef[*c.d] = 0;
+    }
+    th.status = Status::Runs;
+    th.path = 0;
+    th.pc++;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- public
+
+std::string_view clause_key(ProgramClause c) {
+  switch (c) {
+    case ProgramClause::CollectivePeerElsewhere:
+      return "program.collective_peer_elsewhere";
+    case ProgramClause::BarrierNeverCompletes:
+      return "program.barrier_never_completes";
+    case ProgramClause::BarrierDivergent:
+      return "program.barrier_divergent";
+    case ProgramClause::DataRace:
+      return "program.data_race";
+    case ProgramClause::UndefinedControl:
+      return "program.undefined_control";
+    case ProgramClause::BadAddress:
+      return "program.bad_address";
+    case ProgramClause::RunsAway:
+      return "program.runs_away";
+  }
+  return "program.unknown";
+}
+
+std::string_view clause_text(ProgramClause c) {
+  switch (c) {
+    case ProgramClause::CollectivePeerElsewhere:
+      return "a warp collective's membermask names a thread that waits at another instruction, "
+             "so the collective can never execute";
+    case ProgramClause::BarrierNeverCompletes:
+      return "threads wait at a block barrier that the rest of the block never reaches";
+    case ProgramClause::BarrierDivergent:
+      return "a barrier without a thread count (__syncthreads) is reached through different "
+             "instructions: its condition is not the same across the block";
+    case ProgramClause::DataRace:
+      return "two threads access the same byte, at least one writes, and no barrier orders them";
+    case ProgramClause::UndefinedControl:
+      return "a guard, an address, a membermask or a barrier operand is an undefined value";
+    case ProgramClause::BadAddress:
+      return "a load or store outside every buffer";
+    case ProgramClause::RunsAway:
+      return "a thread runs on without reaching a synchronisation (a spin loop or an endless loop)";
+  }
+  return "";
+}
+
+std::string Choice::describe() const {
+  return std::string(kind == Kind::Activemask ? "activemask read together by "
+                                              : "collective executed by ") +
+         thread_ranges(threads);
+}
+
+std::string thread_ranges(const std::vector<unsigned>& threads) {
+  auto ts = threads;
+  std::sort(ts.begin(), ts.end());
+  ts.erase(std::unique(ts.begin(), ts.end()), ts.end());
+  return (ts.size() == 1 ? "thread " : "threads ") + model::format_threads(ts);
+}
+
+Machine start(const Program& p, const Launch& l) {
+  if (l.threads == 0 || l.threads > model::kMaxCtaThreads)
+    throw std::invalid_argument("a block has 1 to 1024 threads, not " + std::to_string(l.threads));
+  if (l.params.size() != p.params.size())
+    throw std::invalid_argument("the kernel takes " + std::to_string(p.params.size()) +
+                                " parameters, the launch gives " + std::to_string(l.params.size()));
+  Machine m;
+  m.phase.resize(spec::kCtaBarriers + 1);
+  auto buffer = [](std::size_t n) {
+    Buffer b;
+    b.bytes.assign(n, 0);
+    b.undef.assign(n, 0);
+    b.log.assign(n, {});
+    return b;
+  };
+  // Shared memory starts undefined, as on the hardware.
+  m.buffers.push_back(buffer(p.shared_bytes));
+  std::fill(m.buffers[0].undef.begin(), m.buffers[0].undef.end(), 1);
+  const auto& params = l.params;
+  m.params.resize(params.size());
+  for (std::size_t k = 0; k < params.size(); ++k) m.params[k] = params[k].value;
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    if (!params[k].is_buffer) continue;
+    if (bits(p.params[k].type) != 64)
+      throw std::invalid_argument("parameter " + p.params[k].name +
+                                  " is not 64 bits wide, so it cannot be a buffer's address");
+    m.params[k] = uint64_t{m.buffers.size()} << kTagShift;
+    Buffer b = buffer(4 * params[k].words.size());
+    for (std::size_t i = 0; i < params[k].words.size(); ++i)
+      for (unsigned j = 0; j < 4; ++j)
+        b.bytes[4 * i + j] = static_cast<uint8_t>(params[k].words[i] >> (8 * j));
+    m.buffers.push_back(std::move(b));
+  }
+  m.threads.resize(l.threads);
+  for (unsigned t = 0; t < l.threads; ++t) {
+    auto& th = m.threads[t];
+    th.regs.assign(p.regs.size(), 0);
+    th.undef.assign(p.regs.size(), 1);  // registers start undefined
+    th.clock.assign(l.threads, 0);
+    th.clock[t] = 1;
+  }
+  return m;
+}
+
+void settle(const Program& p, const Launch& l, Machine& m) {
+  for (bool moved = true; moved && !m.stop;) {
+    moved = false;
+    for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t)
+      if (m.threads[t].status == Status::Runs) moved = run_thread(p, l, m, t) || moved;
+    for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k) {
+      if (phase_complete(l, m, k)) {
+        complete_phase(p, l, m, k);
+        moved = true;
+      }
+    }
+  }
+}
+
+namespace {
+
+struct Hasher {
+  uint64_t h = 1469598103934665603ull;
+  void add(uint64_t v) {
+    for (int k = 0; k < 8; ++k) {
+      h ^= (v >> (8 * k)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  }
+  template <class T>
+  void add_all(const std::vector<T>& xs) {
+    add(xs.size());
+    for (const auto& x : xs) add(static_cast<uint64_t>(x));
+  }
+};
+
+bool same_thread(const Thread& a, const Thread& b) {
+  return a.pc == b.pc && a.status == b.status && a.regs == b.regs && a.undef == b.undef &&
+         a.clock == b.clock && a.path == b.path;
+}
+
+}  // namespace
+
+uint64_t digest(const Machine& m) {
+  Hasher h;
+  for (const auto& th : m.threads) {
+    h.add(th.pc);
+    h.add(th.path);
+    h.add(static_cast<uint64_t>(th.status));
+    h.add_all(th.regs);
+    h.add_all(th.undef);
+    h.add_all(th.clock);
+  }
+  for (const auto& b : m.buffers) {
+    h.add_all(b.bytes);
+    h.add_all(b.undef);
+    for (const auto& log : b.log) {
+      h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
+      for (const auto& r : log.reads) h.add(uint64_t{r.thread} << 32 | r.clock);
+    }
+  }
+  if (m.stop)
+    for (char ch : m.stop->key + m.stop->text) h.add(static_cast<unsigned char>(ch));
+  for (const auto& ph : m.phase) {
+    h.add(ph.size());
+    for (const auto& a : ph) h.add(uint64_t{a.thread} << 32 | a.pc);
+  }
+  return h.h;
+}
+
+bool same_state(const Machine& a, const Machine& b) {
+  if (a.threads.size() != b.threads.size()) return false;
+  for (std::size_t t = 0; t < a.threads.size(); ++t)
+    if (!same_thread(a.threads[t], b.threads[t])) return false;
+  const bool same_stop = a.stop.has_value() == b.stop.has_value() &&
+                         (!a.stop || (a.stop->key == b.stop->key && a.stop->text == b.stop->text));
+  return same_stop && a.buffers == b.buffers && a.phase == b.phase && a.params == b.params;
+}
+
+}  // namespace warpspec::programs

@@ -1,0 +1,158 @@
+#pragma once
+// The step semantics of one thread block running a Program under independent thread scheduling
+// (sm_70 and later). Each thread has its own program counter and registers. Thread-local
+// instructions and memory accesses run eagerly; the scheduler's remaining freedom is explicit
+// data (a Choice): which threads meet at a warp collective, and which threads of a warp read
+// __activemask() together. Every collective's result comes from the per-instruction model
+// (model::evaluate, model::evaluate_cta), so one definition serves single instructions and
+// programs.
+//
+// Memory accesses between two synchronisations are run in one order. That loses nothing where
+// the program is free of data races: then every order of them gives the same state. Races are
+// found with happens-before clocks (only bar.warp.sync and the block barriers order memory), and
+// a race ends its path as a finding.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "programs/program.hpp"
+#include "spec/target.hpp"
+
+namespace warpspec::programs {
+
+/// A kernel parameter's value at launch.
+struct ParamValue {
+  bool is_buffer = false;
+  uint64_t value = 0;           ///< scalars
+  std::vector<uint32_t> words;  ///< buffers: their initial 32-bit words
+};
+
+/// A one-block launch.
+struct Launch {
+  unsigned threads = 32;  ///< block size, 1 to 1024
+  spec::Target target = spec::kDefaultTarget;
+  std::vector<ParamValue> params;  ///< one per Program::params, in order
+};
+
+/// The program-level clauses: what the per-instruction model cannot see on its own.
+enum class ProgramClause : uint8_t {
+  CollectivePeerElsewhere,  ///< a collective's membermask names a thread that waits elsewhere
+  BarrierNeverCompletes,    ///< threads wait at a block barrier the rest of the block never reaches
+  BarrierDivergent,         ///< a barrier without a thread count reached through different
+                            ///< instructions: not a block-uniform condition
+  DataRace,                 ///< conflicting accesses not ordered by a barrier
+  UndefinedControl,         ///< a guard, an address, a membermask or a barrier operand is an
+                            ///< undefined value
+  BadAddress,               ///< an access outside every buffer and the shared window
+  RunsAway,                 ///< a thread runs too long without reaching a synchronisation
+};
+
+/// "program.data_race" and the like.
+std::string_view clause_key(ProgramClause c);
+/// One line in our words.
+std::string_view clause_text(ProgramClause c);
+
+/// Thread status.
+enum class Status : uint8_t { Runs, Waits, Exited };
+
+/// One thread: program counter, registers and their defined flags, happens-before clock.
+struct Thread {
+  uint32_t pc = 0;
+  Status status = Status::Runs;
+  std::vector<uint64_t> regs;
+  std::vector<uint8_t> undef;   ///< 1 where the register holds an undefined value
+  std::vector<uint32_t> clock;  ///< vector clock over the block's threads
+  /// The conditional branches the thread took since it last executed a collective: threads
+  /// with the same path are the ones a scheduler most plausibly keeps together.
+  uint64_t path = 0;
+};
+
+/// Per byte of memory: the last write and the reads since it, as (thread, clock) epochs.
+struct Epoch {
+  uint32_t thread = 0, clock = 0;
+  bool operator==(const Epoch&) const = default;
+};
+struct AccessLog {
+  std::optional<Epoch> write;
+  std::vector<Epoch> reads;
+  bool operator==(const AccessLog&) const = default;
+};
+
+/// One buffer's bytes and their defined flags.
+struct Buffer {
+  std::vector<uint8_t> bytes, undef;
+  std::vector<AccessLog> log;
+  bool operator==(const Buffer&) const = default;
+};
+
+/// A finding on a path: a catalog clause (per-instruction UB) or a program clause.
+struct Finding {
+  std::string key;   ///< "shfl.ub.peer_absent", "program.data_race", ...
+  std::string text;  ///< one line: what happened, on which threads, where
+  std::vector<unsigned> threads;
+  std::vector<SourceLoc> where;  ///< the instructions involved
+};
+
+/// A thread counted in a barrier's open phase: where it arrived and the operands it gave then
+/// (a thread that arrived through bar.arrive has moved on since).
+struct Arrival {
+  unsigned thread = 0;
+  uint32_t pc = 0;
+  uint32_t bar = 0, count = 0, pred = 0;
+  bool counted = false;         ///< the instruction writes a thread count
+  std::vector<uint32_t> clock;  ///< the thread's clock when it arrived: what it releases
+  bool operator==(const Arrival&) const = default;
+};
+
+/// The state of the block.
+struct Machine {
+  std::vector<uint64_t> params;  ///< the parameter space: scalars, and buffers' addresses
+  std::vector<Thread> threads;
+  std::vector<Buffer> buffers;  ///< [0] the shared window, then one per buffer parameter
+  /// Per barrier number: the threads counted in its open phase, in arrival order.
+  std::vector<std::vector<Arrival>> phase;
+  std::optional<Finding> stop;  ///< the path ended on this finding
+  /// A phase of a barrier with a thread count completed while other live threads could still
+  /// have come to it: the warps that formed it were taken in the order the threads ran, one of
+  /// several orders.
+  bool one_order = false;
+};
+
+/// What the scheduler may choose in a state.
+struct Choice {
+  enum class Kind : uint8_t { Collective, Activemask } kind = Kind::Collective;
+  std::vector<unsigned> threads;  ///< who executes together
+  std::string describe() const;
+};
+
+/// Builds the start state; throws std::invalid_argument on a launch that does not fit the
+/// program (parameter count or kinds, block size).
+Machine start(const Program& p, const Launch& l);
+
+/// Runs every thread until it waits at a collective or __activemask, exits, or its path stops;
+/// completes every block barrier phase that can complete. Idempotent.
+void settle(const Program& p, const Launch& l, Machine& m);
+
+/// The choices open in a settled state; empty when the block has finished or is stuck.
+/// `bounded` is set when not every grouping of an __activemask was offered (more than
+/// `activemask_limit` threads at it).
+std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activemask_limit,
+                            bool& bounded);
+
+/// Applies a choice and settles.
+void apply(const Program& p, const Launch& l, Machine& m, const Choice& c);
+
+/// In a settled state with no choice and threads left: why each waiting thread waits, as
+/// findings (deadlock).
+std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m);
+
+/// A 64-bit digest of the state, for the explorer's visited set.
+uint64_t digest(const Machine& m);
+/// Exact state equality (the digest's collisions are resolved with it).
+bool same_state(const Machine& a, const Machine& b);
+
+/// Describes a set of threads as ranges: "threads 0-15, 32".
+std::string thread_ranges(const std::vector<unsigned>& threads);
+
+}  // namespace warpspec::programs

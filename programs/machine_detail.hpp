@@ -1,0 +1,75 @@
+#pragma once
+// What the machine's files share: values with their defined flag, operand reads of
+// collectives, clocks, and how findings name places. Not part of the public interface.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "programs/machine.hpp"
+
+namespace warpspec::programs::detail {
+
+inline constexpr unsigned kWarp = 32;
+/// Generic addresses: a buffer's number in bits 40-47 (shared memory: 0xFF), the offset below.
+inline constexpr uint64_t kSharedTag = 0xFF;
+inline constexpr unsigned kTagShift = 40;
+inline constexpr uint64_t kOffsetMask = (uint64_t{1} << kTagShift) - 1;
+
+/// A value with its defined flag.
+struct Val {
+  uint64_t v = 0;
+  bool undef = false;
+};
+
+inline const spec::FormInfo& form_of(const Instruction& in) {
+  return spec::form_info(in.collective->parsed.instr.form);
+}
+inline bool is_block_barrier(const Instruction& in) {
+  return in.op == Op::Collective && form_of(in).family == spec::Family::CtaBarrier;
+}
+inline bool is_activemask(const Instruction& in) {
+  return in.op == Op::Collective && form_of(in).family == spec::Family::Activemask;
+}
+
+/// "line 12 (bar.sync 0)".
+inline std::string where(const Program& p, uint32_t pc) {
+  if (pc >= p.code.size()) return "the end of the kernel";
+  const auto& in = p.code[pc];
+  return "line " + std::to_string(in.loc.line) + " (" + in.text + ")";
+}
+
+inline Finding finding(std::string key, std::string text, std::vector<unsigned> threads,
+                       std::vector<SourceLoc> locs) {
+  return {std::move(key), std::move(text), std::move(threads), std::move(locs)};
+}
+
+/// A collective's operand: the register when written as one, else the immediate, else `dflt`.
+inline Val reg_or(const Thread& th, std::optional<uint32_t> reg, std::optional<uint32_t> imm,
+                  uint64_t dflt) {
+  if (reg) return {th.regs[*reg], th.undef[*reg] != 0};
+  if (imm) return {*imm};
+  return {dflt};
+}
+
+/// The threads that exist in warp w: [first, last).
+inline std::pair<unsigned, unsigned> warp_threads(unsigned block, unsigned w) {
+  return {w * kWarp, std::min(block, (w + 1) * kWarp)};
+}
+
+/// Everything the threads of `from` did happens before what the threads of `to` do next.
+inline void join_clocks(Machine& m, const std::vector<unsigned>& from,
+                        const std::vector<unsigned>& to) {
+  std::vector<uint32_t> joined(m.threads.size(), 0);
+  for (unsigned t : from)
+    for (std::size_t k = 0; k < joined.size(); ++k)
+      joined[k] = std::max(joined[k], m.threads[t].clock[k]);
+  for (unsigned t : to) {
+    auto& c = m.threads[t].clock;
+    for (std::size_t k = 0; k < joined.size(); ++k) c[k] = std::max(c[k], joined[k]);
+    c[t]++;
+  }
+}
+
+}  // namespace warpspec::programs::detail

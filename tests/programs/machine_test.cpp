@@ -1,0 +1,303 @@
+// The step semantics and the explorer on small hand-written kernels. Each expectation follows
+// from the rules of independent thread scheduling and the per-instruction semantics: what a
+// schedule may choose (who meets at a collective, who reads __activemask together), when a
+// barrier phase completes, and which accesses no barrier orders.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "programs/explore.hpp"
+#include "programs/ptx_reader.hpp"
+
+namespace warpspec::programs {
+namespace {
+
+constexpr const char* kHead = ".version 9.0\n.target sm_90\n.address_size 64\n";
+
+Program read_or_fail(const std::string& body) {
+  auto r = read_ptx(std::string(kHead) + body);
+  if (auto* e = std::get_if<ReadError>(&r))
+    ADD_FAILURE() << "line " << e->loc.line << ":" << e->loc.column << ": " << e->message;
+  return std::holds_alternative<Program>(r) ? std::get<Program>(r) : Program{};
+}
+
+ParamValue zeros(std::size_t n) {
+  ParamValue v;
+  v.is_buffer = true;
+  v.words.assign(n, 0);
+  return v;
+}
+
+Exploration run(const std::string& body, unsigned threads, std::vector<ParamValue> params) {
+  const Program p = read_or_fail(body);
+  Launch l;
+  l.threads = threads;
+  l.params = std::move(params);
+  return explore(p, l);
+}
+
+// out[tid] = value of %r9 at the end; the store every kernel below ends with.
+const std::string kStoreR9 = R"(
+  mov.u32 %r20, %tid.x;
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r20, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r9;
+  ret;
+}
+)";
+
+const std::string kEntry = R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 s[256];
+)";
+
+TEST(Programs, ButterflyReductionGivesEveryLaneTheWarpSum) {
+  // Five butterfly steps over a full warp: each lane ends with 0 + 1 + ... + 31 = 496.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r9, %tid.x;
+  shfl.sync.bfly.b32 %r1, %r9, 16, 31, -1;
+  add.s32 %r9, %r9, %r1;
+  shfl.sync.bfly.b32 %r1, %r9, 8, 31, -1;
+  add.s32 %r9, %r9, %r1;
+  shfl.sync.bfly.b32 %r1, %r9, 4, 31, -1;
+  add.s32 %r9, %r9, %r1;
+  shfl.sync.bfly.b32 %r1, %r9, 2, 31, -1;
+  add.s32 %r9, %r9, %r1;
+  shfl.sync.bfly.b32 %r1, %r9, 1, 31, -1;
+  add.s32 %r9, %r9, %r1;
+)" + kStoreR9,
+                     32, {zeros(32)});
+  ASSERT_TRUE(x.complete);
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
+  EXPECT_EQ(x.outcomes[0].words[0], std::vector<uint32_t>(32, 496));
+}
+
+TEST(Programs, SharedMemoryWithoutABarrierRaces) {
+  // Each thread writes its own word and reads its neighbour's: nothing orders the two.
+  const std::string body = R"(
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, s;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  BARRIER
+  add.s32 %r5, %r1, 1;
+  and.b32 %r5, %r5, 31;
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r7, %r3, %r6;
+  ld.shared.u32 %r9, [%r7];
+)";
+  auto with = [&](const std::string& barrier) {
+    std::string b = body;
+    b.replace(b.find("BARRIER"), 7, barrier);
+    return run(kEntry + b + kStoreR9, 32, {zeros(32)});
+  };
+  const auto racy = with("");
+  EXPECT_TRUE(racy.any_finding("program.data_race"));
+  EXPECT_TRUE(racy.any(PathEnd::Kind::Undefined));
+
+  // With __syncthreads between them every thread reads its neighbour's number.
+  const auto fixed = with("bar.sync 0;");
+  ASSERT_TRUE(fixed.complete);
+  ASSERT_EQ(fixed.outcomes.size(), 1u);
+  std::vector<uint32_t> want(32);
+  for (uint32_t t = 0; t < 32; ++t) want[t] = (t + 1) % 32;
+  EXPECT_EQ(fixed.outcomes[0].words[0], want);
+
+  // __syncwarp orders shared memory within the warp too.
+  const auto warp = with("bar.warp.sync -1;");
+  ASSERT_EQ(warp.outcomes.size(), 1u);
+  EXPECT_EQ(warp.outcomes[0].kind, PathEnd::Kind::Completed);
+  EXPECT_EQ(warp.outcomes[0].words[0], want);
+}
+
+// Warp 0 waits at `bar.sync 0`, warp 1 at the barrier instruction `second`.
+Exploration split_at_barriers(const std::string& second) {
+  return run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 7;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_other;
+  bar.sync 0;
+  bra.uni $L_done;
+$L_other:
+  )" + second + R"(
+$L_done:
+)" + kStoreR9,
+             64, {zeros(64)});
+}
+
+TEST(Programs, TwoWarpsAtDifferentBarriersDeadlock) {
+  // Neither barrier gets the whole block. Both are __syncthreads-style barriers (no count)
+  // under a condition the block does not share.
+  const auto x = split_at_barriers("bar.sync 1;");
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  const auto& o = x.outcomes[0];
+  EXPECT_EQ(o.kind, PathEnd::Kind::Deadlock);
+  ASSERT_EQ(o.findings.size(), 2u);
+  EXPECT_EQ(o.findings[0].key, "program.barrier_divergent");
+  EXPECT_EQ(o.findings[1].key, "program.barrier_divergent");
+  EXPECT_NE(o.findings[0].text.find("threads 0-31"), std::string::npos) << o.findings[0].text;
+  EXPECT_NE(o.findings[0].text.find("threads 32-63"), std::string::npos) << o.findings[0].text;
+}
+
+TEST(Programs, SyncthreadsReachedThroughTwoInstructionsIsDivergent) {
+  // Both warps use barrier 0, from different instructions: the hardware counts them together,
+  // but the condition that split them is not uniform across the block.
+  const auto x = split_at_barriers("bar.sync 0;");
+  EXPECT_TRUE(x.any_finding("program.barrier_divergent"));
+  EXPECT_FALSE(x.any(PathEnd::Kind::Deadlock));
+}
+
+TEST(Programs, ExitedWarpsDoNotHoldUpSyncthreads) {
+  // Warp 1 returns before the barrier; barrier 0 completes with warp 0 alone (a warp with no
+  // live thread is not waited for).
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 5;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_end;
+  bar.sync 0;
+)" + kStoreR9.substr(0, kStoreR9.find("ret;")) +
+                         "$L_end:\n  ret;\n}\n",
+                     64, {zeros(64)});
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
+  std::vector<uint32_t> want(64, 0);
+  for (unsigned t = 0; t < 32; ++t) want[t] = 5;
+  EXPECT_EQ(x.outcomes[0].words[0], want);
+}
+
+TEST(Programs, FullMaskShuffleInHalfAWarpWaitsForTheOtherHalf) {
+  // Lanes 0-15 shuffle with a full mask while lanes 16-31 wait at another shuffle form: the
+  // first shuffle names lanes that never come, which the model calls a named lane absent.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_other;
+  shfl.sync.idx.b32 %r9, %r1, 0, 31, -1;
+  bra.uni $L_done;
+$L_other:
+  shfl.sync.up.b32 %r9, %r1, 1, 0, -1;
+$L_done:
+)" + kStoreR9,
+                     32, {zeros(32)});
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Deadlock);
+  EXPECT_TRUE(x.any_finding("shfl.ub.peer_absent"));
+}
+
+TEST(Programs, ActivemaskSeesWhoeverExecutesItTogether) {
+  // Two threads at one __activemask: together they both read 0b11; apart, each reads its own
+  // bit. Independent thread scheduling allows both.
+  const auto x = run(kEntry + R"(
+  activemask.b32 %r9;
+)" + kStoreR9,
+                     2, {zeros(2)});
+  ASSERT_TRUE(x.complete);
+  ASSERT_EQ(x.outcomes.size(), 2u);
+  std::vector<std::vector<uint32_t>> seen;
+  for (const auto& o : x.outcomes) {
+    EXPECT_EQ(o.kind, PathEnd::Kind::Completed);
+    seen.push_back(o.words[0]);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen[0], (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(seen[1], (std::vector<uint32_t>{3, 3}));
+}
+
+TEST(Programs, ALaneOutsideItsOwnMembermaskIsUndefined) {
+  // Lane 0 votes with a mask that leaves out lane 0.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  vote.sync.ballot.b32 %r9, %p1, 0xfffffffe;
+)" + kStoreR9,
+                     32, {zeros(32)});
+  EXPECT_TRUE(x.any_finding("vote.ub.self_not_in_mask"));
+}
+
+TEST(Programs, SyncthreadsCountCountsTheWholeBlock) {
+  // __syncthreads_count(tid & 1) over 64 threads: 32 odd threads.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  bar.red.popc.u32 %r9, 0, %p1;
+)" + kStoreR9,
+                     64, {zeros(64)});
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].words[0], std::vector<uint32_t>(64, 32));
+}
+
+TEST(Programs, NamedBarrierHandsDataFromProducerToConsumer) {
+  // Warp 0 writes shared memory and arrives at barrier 1 (count 64); warp 1 waits there and
+  // reads what warp 0 wrote. bar.arrive orders the writes before the consumer's reads.
+  const std::string body = R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r3, s;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_consume;
+  shl.b32 %r2, %r1, 2;
+  add.s32 %r4, %r3, %r2;
+  mul.lo.u32 %r5, %r1, 10;
+  st.shared.u32 [%r4], %r5;
+  ARRIVE
+  mov.u32 %r9, 0;
+  bra.uni $L_done;
+$L_consume:
+  bar.sync 1, 64;
+  sub.u32 %r6, %r1, 32;
+  shl.b32 %r2, %r6, 2;
+  add.s32 %r4, %r3, %r2;
+  ld.shared.u32 %r9, [%r4];
+$L_done:
+)";
+  auto with = [&](const std::string& arrive) {
+    std::string b = body;
+    b.replace(b.find("ARRIVE"), 6, arrive);
+    return run(kEntry + b + kStoreR9, 64, {zeros(64)});
+  };
+  const auto x = with("bar.arrive 1, 64;");
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
+  std::vector<uint32_t> want(64, 0);
+  for (unsigned t = 32; t < 64; ++t) want[t] = (t - 32) * 10;
+  EXPECT_EQ(x.outcomes[0].words[0], want);
+
+  // Without the producer's arrival the consumer waits for a second warp that never comes.
+  const auto y = with("");
+  EXPECT_TRUE(y.any(PathEnd::Kind::Deadlock));
+  EXPECT_TRUE(y.any_finding("program.barrier_never_completes"));
+}
+
+TEST(Programs, ACollectiveWithAnUndefinedMaskIsReported) {
+  // %r5 is never written: its value is undefined, and so is the membermask read from it.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  vote.sync.ballot.b32 %r9, %p1, %r5;
+)" + kStoreR9,
+                     32, {zeros(32)});
+  EXPECT_TRUE(x.any_finding("program.undefined_control"));
+}
+
+TEST(Programs, LaunchesThatDoNotFitTheKernelAreRejected) {
+  const Program p = read_or_fail(kEntry + "  ret;\n}\n");
+  Launch l;
+  l.threads = 32;
+  EXPECT_THROW(explore(p, l), std::invalid_argument);  // one parameter, none given
+  l.params = {zeros(1)};
+  l.threads = 0;
+  EXPECT_THROW(explore(p, l), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace warpspec::programs
