@@ -1,5 +1,6 @@
 // warpspec run: a whole kernel (PTX) over every schedule of one block.
 #if WARPSPEC_HAVE_PROGRAMS
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -8,39 +9,21 @@
 #include "model/input.hpp"
 #include "model/render.hpp"
 #include "programs/explore.hpp"
+#include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
 
 namespace warpspec::cli {
 namespace {
 
 struct RunOptions {
-  std::string file, entry, target;
+  std::string file, entry, target, launch_file;
   unsigned threads = 32;
-  std::vector<std::string> params;
+  bool threads_given = false;
+  std::vector<std::string> params, show;
   uint64_t max_states = 200000;
   unsigned activemask_limit = 5;
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, deterministic = false;
 };
-
-// "64" (a scalar), "words:1,2,3" (a buffer of 32-bit words) or "zeros:16".
-programs::ParamValue param_or_fail(const std::string& text, std::size_t k) {
-  const std::string what = "--param " + std::to_string(k + 1) + " ('" + text + "')";
-  programs::ParamValue v;
-  if (text.rfind("zeros:", 0) == 0) {
-    v.is_buffer = true;
-    const uint64_t n = number_or_fail(text.substr(6), what);
-    if (n > (1u << 20)) throw Failure{kExitUsage, what + ": at most 1048576 words"};
-    v.words.assign(n, 0);
-  } else if (text.rfind("words:", 0) == 0) {
-    v.is_buffer = true;
-    std::stringstream s(text.substr(6));
-    for (std::string w; std::getline(s, w, ',');)
-      v.words.push_back(static_cast<uint32_t>(number_or_fail(w, what)));
-  } else {
-    v.value = number_or_fail(text, what);
-  }
-  return v;
-}
 
 // A buffer's words, decimal below 65536 and hex above (masks read better in hex).
 std::string words_text(const std::vector<uint32_t>& w, const std::vector<uint8_t>& undef) {
@@ -63,7 +46,8 @@ nlohmann::ordered_json finding_json(const programs::Finding& f) {
 }
 
 nlohmann::ordered_json exploration_json(const programs::Program& p, const programs::Launch& l,
-                                        const programs::Exploration& x) {
+                                        const programs::Exploration& x,
+                                        const std::vector<uint32_t>& shown) {
   auto outs = nlohmann::ordered_json::array();
   for (const auto& o : x.outcomes) {
     auto fs = nlohmann::ordered_json::array();
@@ -80,10 +64,18 @@ nlohmann::ordered_json exploration_json(const programs::Program& p, const progra
                                        : nlohmann::ordered_json(o.words[k][i]));
       bufs.push_back(ws);
     }
+    auto regs = nlohmann::ordered_json::object();
+    for (std::size_t r = 0; r < o.registers.size(); ++r) {
+      auto vals = nlohmann::ordered_json::array();
+      for (const auto& v : o.registers[r])
+        vals.push_back(v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr));
+      regs[p.regs[shown[r]].name] = vals;
+    }
     outs.push_back({{"kind", programs::kind_name(o.kind)},
-                    {"paths", o.paths},
+                    {"end_states", o.paths},
                     {"findings", fs},
                     {"buffers", bufs},
+                    {"registers", regs},
                     {"schedule", o.schedule}});
   }
   return {{"schema", "warpspec.run/1"},
@@ -94,43 +86,81 @@ nlohmann::ordered_json exploration_json(const programs::Program& p, const progra
           {"complete", x.complete},
           {"limits", x.limits},
           {"deadlock", x.any(programs::PathEnd::Kind::Deadlock)},
-          {"undefined", x.any(programs::PathEnd::Kind::Undefined)},
-          {"race", x.any_finding(programs::clause_key(programs::ProgramClause::DataRace))},
+          {"undefined", x.any_undefined()},
+          {"race", x.any(programs::PathEnd::Kind::Race)},
           {"outcomes", outs}};
 }
 
 void print_text(const programs::Program& p, const programs::Launch& l,
-                const programs::Exploration& x, const std::string& file) {
+                const programs::Exploration& x, const std::string& file,
+                const std::vector<uint32_t>& shown) {
   std::cout << "kernel " << p.name << " (" << file << "): one block of " << l.threads
             << " threads, " << spec::to_string(l.target) << ", independent thread scheduling\n";
   std::cout << "explored " << x.states << (x.states == 1 ? " state: " : " states: ")
             << (x.complete ? "every schedule" : "NOT every schedule") << "\n";
   for (const auto& why : x.limits) std::cout << "  limit: " << why << "\n";
+  // Buffers no outcome changes are inputs: shown once, not under every outcome.
+  std::vector<bool> changed(l.params.size(), false);
+  for (const auto& o : x.outcomes)
+    for (std::size_t i = 0; i < o.words.size(); ++i)
+      changed[i] = changed[i] || (l.params[i].is_buffer &&
+                                  (o.words[i] != l.params[i].words ||
+                                   std::count(o.undefined[i].begin(), o.undefined[i].end(), 1)));
+  for (std::size_t i = 0; i < l.params.size(); ++i)
+    if (l.params[i].is_buffer && !changed[i])
+      std::cout << "input " << p.params[i].name << " = "
+                << words_text(l.params[i].words, std::vector<uint8_t>(l.params[i].words.size(), 0))
+                << " (no schedule changes it)\n";
   std::cout << x.outcomes.size() << (x.outcomes.size() == 1 ? " outcome" : " outcomes") << ":\n";
   for (std::size_t k = 0; k < x.outcomes.size(); ++k) {
     const auto& o = x.outcomes[k];
-    std::cout << "  " << k + 1 << ". " << programs::kind_name(o.kind) << " (" << o.paths
-              << (o.paths == 1 ? " end state" : " end states") << ")\n";
+    std::cout << "  " << k + 1 << ". " << programs::kind_name(o.kind);
+    if (o.paths > 1) std::cout << " (" << o.paths << " distinct end states)";
+    std::cout << "\n";
     for (const auto& f : o.findings) std::cout << "     " << f.key << ": " << f.text << "\n";
     for (std::size_t i = 0; i < o.words.size(); ++i)
-      if (l.params[i].is_buffer)
+      if (l.params[i].is_buffer && changed[i])
         std::cout << "     " << p.params[i].name << " = " << words_text(o.words[i], o.undefined[i])
                   << "\n";
-    if (!o.schedule.empty()) {
-      std::cout << "     schedule:";
-      for (const auto& s : o.schedule) std::cout << "\n       - " << s;
+    for (std::size_t r = 0; r < o.registers.size(); ++r) {
+      std::vector<uint32_t> vals;
+      std::vector<uint8_t> undef;
+      for (const auto& v : o.registers[r]) {
+        vals.push_back(static_cast<uint32_t>(v.value_or(0)));
+        undef.push_back(!v.has_value());
+      }
+      std::cout << "     " << p.regs[shown[r]].name << " by thread = " << words_text(vals, undef)
+                << "\n";
+    }
+    // The shortest schedule to this outcome, where there is something to tell apart.
+    if (!o.schedule.empty() && (x.outcomes.size() > 1 || !o.findings.empty())) {
+      std::cout << "     schedule (" << o.schedule.size()
+                << (o.schedule.size() == 1 ? " step" : " steps") << "):";
+      const std::size_t shown = std::min<std::size_t>(o.schedule.size(), 24);
+      for (std::size_t i = 0; i < shown; ++i) std::cout << "\n       - " << o.schedule[i];
+      if (shown < o.schedule.size()) std::cout << "\n       ... (--json lists every step)";
       std::cout << "\n";
     }
   }
-  const bool dead = x.any(programs::PathEnd::Kind::Deadlock);
-  const bool ub = x.any(programs::PathEnd::Kind::Undefined);
-  std::cout << "verdict: "
-            << (dead || ub ? std::string(dead ? "can deadlock" : "") + (dead && ub ? "; " : "") +
-                                 (ub ? "can reach undefined behaviour or a data race" : "")
-                : x.outcomes.size() == 1
-                    ? "every schedule completes with the same memory"
-                    : "every schedule completes; the memory differs by schedule")
-            << (x.complete ? "" : " (among the schedules explored)") << "\n";
+  std::vector<std::string> bad;
+  if (x.any(programs::PathEnd::Kind::Deadlock)) bad.push_back("can deadlock");
+  if (x.any_undefined()) bad.push_back("can reach undefined behaviour");
+  if (x.any(programs::PathEnd::Kind::Race)) bad.push_back("has a data race");
+  std::string verdict;
+  for (const auto& b : bad) verdict += (verdict.empty() ? "" : "; ") + b;
+  if (verdict.empty())
+    verdict = x.outcomes.size() == 1 ? "every schedule completes with the same memory"
+                                     : "every schedule completes; the memory differs by schedule";
+  std::cout << "verdict: " << verdict << (x.complete ? "" : " (among the schedules explored)")
+            << "\n";
+}
+
+// The register a --show name gives ("%r9"), by the name the kernel declares.
+uint32_t register_or_fail(const programs::Program& p, const std::string& name) {
+  for (uint32_t r = 0; r < p.regs.size(); ++r)
+    if (p.regs[r].name == name) return r;
+  throw Failure{kExitUsage, "--show " + name + ": the kernel declares no register of that name" +
+                                (name.empty() || name[0] != '%' ? " (names start with %)" : "")};
 }
 
 int run_program(const RunOptions& o) {
@@ -141,20 +171,35 @@ int run_program(const RunOptions& o) {
   } catch (const model::MissingInput& e) {
     throw Failure{kExitNoInput, e.what()};
   }
-  auto read = programs::read_ptx(text, o.entry);
+  programs::Launch launch;
+  std::string entry = o.entry;
+  try {
+    if (!o.launch_file.empty()) {
+      auto spec = programs::launch_from_json(
+          model::parse_json(model::read_input(o.launch_file), o.launch_file), o.launch_file);
+      launch = std::move(spec.launch);
+      if (entry.empty()) entry = spec.entry;
+    }
+    if (o.threads_given) launch.threads = o.threads;
+    for (std::size_t k = 0; k < o.params.size(); ++k)
+      launch.params.push_back(
+          programs::param_from_text(o.params[k], "--param " + std::to_string(k + 1)));
+  } catch (const model::MissingInput& e) {
+    throw Failure{kExitNoInput, e.what()};
+  } catch (const model::InputError& e) {
+    throw as_failure(e);
+  }
+  launch.target = target_or_fail(o.target, launch.target);
+  if (spec::is_pre_volta(launch.target))
+    throw Failure{kExitUsage, "run explores independent thread scheduling (sm_70 and later); " +
+                                  spec::to_string(launch.target) + " is not supported yet"};
+  auto read = programs::read_ptx(text, entry);
   if (auto* e = std::get_if<programs::ReadError>(&read))
     throw Failure{kExitDataError, o.file + ":" + std::to_string(e->loc.line) + ":" +
                                       std::to_string(e->loc.column) + ": " + e->message};
   const auto& prog = std::get<programs::Program>(read);
-  programs::Launch launch;
-  launch.threads = o.threads;
-  launch.target = target_or_fail(o.target, spec::kDefaultTarget);
-  if (spec::is_pre_volta(launch.target))
-    throw Failure{kExitUsage, "run explores independent thread scheduling (sm_70 and later); " +
-                                  spec::to_string(launch.target) + " is not supported yet"};
-  for (std::size_t k = 0; k < o.params.size(); ++k)
-    launch.params.push_back(param_or_fail(o.params[k], k));
   programs::ExploreOptions eo;
+  for (const auto& name : o.show) eo.registers.push_back(register_or_fail(prog, name));
   eo.max_states = o.max_states;
   eo.activemask_limit = o.activemask_limit;
   if (!o.quiet && !o.json)
@@ -168,11 +213,13 @@ int run_program(const RunOptions& o) {
     throw Failure{kExitUsage, e.what()};
   }
   if (o.json)
-    std::cout << exploration_json(prog, launch, x).dump(2) << "\n";
+    std::cout << exploration_json(prog, launch, x, eo.registers).dump(2) << "\n";
   else
-    print_text(prog, launch, x, o.file);
-  if (x.any(programs::PathEnd::Kind::Deadlock) || x.any(programs::PathEnd::Kind::Undefined))
+    print_text(prog, launch, x, o.file, eo.registers);
+  if (x.any(programs::PathEnd::Kind::Deadlock) || x.any(programs::PathEnd::Kind::Undefined) ||
+      x.any(programs::PathEnd::Kind::Race))
     return kExitUb;
+  if (o.deterministic && x.outcomes.size() > 1) return kExitRefuted;
   return x.complete ? kExitOk : kExitUnknown;
 }
 
@@ -182,8 +229,21 @@ const bool run_registered = add_command(
        auto o = std::make_shared<RunOptions>();
        sub.add_option("file", o->file, "PTX file (nvcc -ptx output); - reads standard input");
        sub.add_option("--entry", o->entry, "the .entry to run when the file has several");
-       sub.add_option("--threads,-n", o->threads, "threads in the block (1-1024)")
+       sub.add_option_function<unsigned>(
+              "--threads,--block,-n",
+              [o](unsigned n) {
+                o->threads = n;
+                o->threads_given = true;
+              },
+              "threads in the block (1-1024; default 32)")
            ->check(CLI::Range(1, 1024));
+       sub.add_option("--launch", o->launch_file,
+                      "a JSON launch: {\"threads\": 64, \"params\": [{\"value\": 64}, "
+                      "{\"words\": [1, 2]}, {\"zeros\": 16}]} (flags given as well win)");
+       sub.add_option("--show", o->show,
+                      "registers whose final value in every thread is part of each outcome, "
+                      "e.g. --show %r9")
+           ->delimiter(',');
        sub.add_option("--param,-p", o->params,
                       "one per kernel parameter, in order: a number (a scalar), words:1,2,3 (a "
                       "buffer of 32-bit words) or zeros:N (N zero words)");
@@ -193,15 +253,18 @@ const bool run_registered = add_command(
        sub.add_option("--activemask-limit", o->activemask_limit,
                       "up to this many threads at one __activemask, every grouping of them is "
                       "explored (default 5)");
+       sub.add_flag("--deterministic", o->deterministic,
+                    "exit 1 when the schedules complete with different memory or registers");
        sub.add_flag("--json", o->json, "print the exploration as JSON (schema warpspec.run/1)");
        sub.add_flag("--quiet,-q", o->quiet, "no progress lines on standard error");
        sub.footer(
            "Every schedule the sm_70+ scheduler may choose is explored: which threads execute a "
            "warp collective together, which read __activemask together, and (through "
            "happens-before clocks) whether memory accesses race. Exit: 0 every schedule completes "
-           "without UB, 3 some schedule deadlocks, races or reaches UB, 2 not every schedule "
-           "was explored and none went wrong, 64 usage, 65 PTX outside the supported subset, 66 "
-           "missing file.\n"
+           "without UB, 1 (with --deterministic) the schedules complete differently, 3 some "
+           "schedule deadlocks, races or reaches UB, 2 not every schedule was explored and none "
+           "went wrong, 64 usage, 65 PTX or launch file outside what is supported, 66 missing "
+           "file.\n"
            "Example: warpspec run reduce.ptx -n 64 -p words:1,2,3 -p zeros:1 -p 64");
        return [o] { return run_program(*o); };
      }});

@@ -120,23 +120,6 @@ std::string printable(const std::string& s, bool ascii) {
   return out;
 }
 
-json parse_json(const std::string& text, const std::string& file) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(place(file, text, e.byte == 0 ? 0 : e.byte - 1) + ": malformed JSON (" +
-                         json_error_text(e.what()) + ")",
-                     true);
-  } catch (const json::exception& e) {
-    // Not a syntax error (a number too large for a double): point at the number it names.
-    const std::string what = e.what();
-    const auto b = what.find('\''), q = what.rfind('\'');
-    const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
-    throw InputError(place(file, text, at == std::string::npos ? 0 : at) + ": malformed JSON (" +
-                         json_error_text(what) + ")",
-                     true);
-  }
-}
 
 const json& field(const json& obj, const char* name, const std::string& where) {
   auto it = obj.find(name);
@@ -155,6 +138,24 @@ LaneStatus status_from(const json& v, const std::string& where) {
 }
 
 }  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& file) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(place(file, text, e.byte == 0 ? 0 : e.byte - 1) + ": malformed JSON (" +
+                         json_error_text(e.what()) + ")",
+                     true);
+  } catch (const json::exception& e) {
+    // Not a syntax error (a number too large for a double): point at the number it names.
+    const std::string what = e.what();
+    const auto b = what.find('\''), q = what.rfind('\'');
+    const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
+    throw InputError(place(file, text, at == std::string::npos ? 0 : at) + ": malformed JSON (" +
+                         json_error_text(what) + ")",
+                     true);
+  }
+}
 
 std::vector<std::string> expand_list(std::string_view list, std::size_t n, std::string_view what) {
   const std::string w(what);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/eval.hpp"
 #include "spec/instr_parse.hpp"
 #include "spec/target.hpp"
@@ -25,6 +27,9 @@ class InputError : public std::runtime_error {
  private:
   bool data_;
 };
+
+/// Parses a whole JSON document; malformed text is an InputError naming `file`, line and column.
+nlohmann::json parse_json(const std::string& text, const std::string& file);
 
 /// Expands a per-lane list: comma-separated items, `V*N` repeats V N times, a final `V*` fills
 /// the remaining lanes, and a single plain item applies to every lane. Throws InputError

@@ -1,6 +1,7 @@
 #include "programs/explore.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_set>
 
 #include "programs/machine_detail.hpp"
@@ -13,10 +14,17 @@ struct Node {
   std::vector<std::string> path;
 };
 
-PathEnd end_of(const Program& p, const Launch& l, const Machine& m) {
+PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const Machine& m) {
   PathEnd e;
+  for (uint32_t r : o.registers) {
+    std::vector<std::optional<uint64_t>> per_thread;
+    for (const auto& th : m.threads)
+      per_thread.push_back(th.undef[r] ? std::nullopt : std::optional<uint64_t>(th.regs[r]));
+    e.registers.push_back(std::move(per_thread));
+  }
   if (m.stop) {
-    e.kind = PathEnd::Kind::Undefined;
+    e.kind = m.stop->key == clause_key(ProgramClause::DataRace) ? PathEnd::Kind::Race
+                                                                : PathEnd::Kind::Undefined;
     e.findings.push_back(*m.stop);
   } else if (std::any_of(m.threads.begin(), m.threads.end(),
                          [](const Thread& t) { return t.status != Status::Exited; })) {
@@ -47,7 +55,9 @@ PathEnd end_of(const Program& p, const Launch& l, const Machine& m) {
 }
 
 bool same_end(const PathEnd& a, const PathEnd& b) {
-  if (a.kind != b.kind || a.words != b.words || a.undefined != b.undefined) return false;
+  if (a.kind != b.kind || a.words != b.words || a.undefined != b.undefined ||
+      a.registers != b.registers)
+    return false;
   if (a.findings.size() != b.findings.size()) return false;
   for (std::size_t k = 0; k < a.findings.size(); ++k)
     if (a.findings[k].key != b.findings[k].key || a.findings[k].text != b.findings[k].text)
@@ -76,6 +86,8 @@ std::string_view kind_name(PathEnd::Kind k) {
       return "deadlock";
     case PathEnd::Kind::Undefined:
       return "undefined";
+    case PathEnd::Kind::Race:
+      return "race";
   }
   return "";
 }
@@ -83,6 +95,13 @@ std::string_view kind_name(PathEnd::Kind k) {
 bool Exploration::any(PathEnd::Kind k) const {
   return std::any_of(outcomes.begin(), outcomes.end(),
                      [&](const PathEnd& e) { return e.kind == k; });
+}
+
+bool Exploration::any_undefined() const {
+  for (const auto& o : outcomes)
+    for (const auto& f : o.findings)
+      if (is_undefined(f.key)) return true;
+  return false;
 }
 
 bool Exploration::any_finding(std::string_view key) const {
@@ -96,19 +115,20 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   Exploration x;
   Node root{start(p, l), {}};
   settle(p, l, root.m);
-  std::vector<Node> stack;
-  stack.push_back(std::move(root));
+  // Breadth first, so that the first path found to each outcome is a shortest one.
+  std::deque<Node> queue;
+  queue.push_back(std::move(root));
   std::unordered_set<uint64_t> seen;
   bool bounded = false, one_order = false;
-  while (!stack.empty()) {
-    Node n = std::move(stack.back());
-    stack.pop_back();
+  while (!queue.empty()) {
+    Node n = std::move(queue.front());
+    queue.pop_front();
     if (!seen.insert(digest(n.m)).second) continue;
     if (++x.states % 1000 == 0 && o.progress) o.progress(x.states);
     one_order = one_order || n.m.one_order;
     const auto cs = choices(p, n.m, o.activemask_limit, bounded);
     if (cs.empty()) {
-      record(x, end_of(p, l, n.m), n.path);
+      record(x, end_of(p, l, o, n.m), n.path);
       continue;
     }
     if (x.states >= o.max_states) {
@@ -117,11 +137,11 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
                          " states (--max-states); the outcomes below are those found so far");
       break;
     }
-    for (std::size_t k = cs.size(); k-- > 0;) {
+    for (const auto& c : cs) {
       Node next{n.m, n.path};
-      next.path.push_back(cs[k].describe());
-      apply(p, l, next.m, cs[k]);
-      stack.push_back(std::move(next));
+      next.path.push_back(describe(p, n.m, c));
+      apply(p, l, next.m, c);
+      queue.push_back(std::move(next));
     }
   }
   if (bounded) {

@@ -5,6 +5,7 @@
 // race; identical outcomes are counted together.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,24 +17,28 @@ namespace warpspec::programs {
 struct ExploreOptions {
   uint64_t max_states = 200000;   ///< settled states visited before giving up (incomplete)
   unsigned activemask_limit = 5;  ///< more threads at one __activemask: not every grouping
+  /// Registers whose final value in every thread is part of each outcome.
+  std::vector<uint32_t> registers;
   /// Called about once every 1,000 states with the number visited so far.
   std::function<void(uint64_t)> progress;
 };
 
 /// One way a path ends.
 struct PathEnd {
-  enum class Kind : uint8_t { Completed, Deadlock, Undefined };
+  enum class Kind : uint8_t { Completed, Deadlock, Undefined, Race };
   Kind kind = Kind::Completed;
-  std::vector<Finding> findings;  ///< the UB finding, or why each waiting group waits
+  std::vector<Finding> findings;  ///< the UB or race finding, or why each waiting group waits
   /// Per parameter: the final 32-bit words of its buffer (empty for a scalar), and per word
   /// whether any of its bytes is undefined.
   std::vector<std::vector<uint32_t>> words;
   std::vector<std::vector<uint8_t>> undefined;
+  /// Per ExploreOptions::registers entry, each thread's final value (nullopt: undefined).
+  std::vector<std::vector<std::optional<uint64_t>>> registers;
   uint64_t paths = 0;                 ///< end states with this outcome
   std::vector<std::string> schedule;  ///< the choices of the first path found to it
 };
 
-/// "completed", "deadlock" or "undefined".
+/// "completed", "deadlock", "undefined" or "race".
 std::string_view kind_name(PathEnd::Kind k);
 
 /// The result of an exploration.
@@ -43,6 +48,8 @@ struct Exploration {
   bool complete = true;             ///< every schedule was covered
   std::vector<std::string> limits;  ///< why not, when not
   bool any(PathEnd::Kind k) const;
+  /// Some outcome has a finding the manuals call undefined behaviour (a deadlock may too).
+  bool any_undefined() const;
   bool any_finding(std::string_view key) const;
 };
 

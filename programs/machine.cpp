@@ -1,6 +1,7 @@
 #include "programs/machine.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "model/eval.hpp"
@@ -36,7 +37,9 @@ struct Exec {
 
   void stop(ProgramClause c, const std::string& what) {
     const auto& in = p.code[th.pc];
-    m.stop = finding(std::string(clause_key(c)), what + " at " + where(p, th.pc), {t}, {in.loc});
+    m.stop = finding(std::string(clause_key(c)),
+                     "thread " + std::to_string(t) + " at " + where(p, th.pc) + ": " + what, {t},
+                     {in.loc});
   }
 
   Val special(Special s) const {
@@ -126,16 +129,16 @@ struct Exec {
         if (!ordered(r)) other = r;
     if (other) {
       const auto& in = p.code[th.pc];
-      m.stop =
-          finding(std::string(clause_key(ProgramClause::DataRace)),
-                  std::string(is_write ? "a write" : "a read") + " by thread " + std::to_string(t) +
-                      " at " + where(p, th.pc) + " conflicts with " +
-                      (log.write && *log.write == *other ? "a write" : "a read") + " by thread " +
-                      std::to_string(other->thread) + " with no barrier between them",
-                  {other->thread, t}, {in.loc});
+      m.stop = finding(std::string(clause_key(ProgramClause::DataRace)),
+                       std::string(is_write ? "a write" : "a read") + " by thread " +
+                           std::to_string(t) + " at " + where(p, th.pc) + " conflicts with " +
+                           (log.write && *log.write == *other ? "a write" : "a read") +
+                           " by thread " + std::to_string(other->thread) + " at " +
+                           where(p, other->pc) + ", with no barrier between them",
+                       {other->thread, t}, {in.loc, p.code[other->pc].loc});
       return false;
     }
-    const Epoch now{t, th.clock[t]};
+    const Epoch now{t, th.clock[t], th.pc};
     if (is_write) {
       log.write = now;
       log.reads.clear();
@@ -522,12 +525,20 @@ void complete_phase(const Program& p, const Launch& l, Machine& m, std::size_t k
   if (!ph.front().counted)
     for (const auto& a : ph)
       if (a.pc != ph.front().pc) {
+        std::map<uint32_t, std::vector<unsigned>> at;
         std::vector<unsigned> ts;
-        for (const auto& b : ph) ts.push_back(b.thread);
-        m.stop = finding(std::string(clause_key(ProgramClause::BarrierDivergent)),
-                         "barrier " + std::to_string(k) + " is reached at " +
-                             where(p, ph.front().pc) + " and at " + where(p, a.pc),
-                         ts, {p.code[ph.front().pc].loc, p.code[a.pc].loc});
+        std::vector<SourceLoc> locs;
+        for (const auto& b : ph) {
+          at[b.pc].push_back(b.thread);
+          ts.push_back(b.thread);
+        }
+        std::string text = "barrier " + std::to_string(k) + " is reached by ";
+        for (const auto& [pc, group] : at) {
+          if (!locs.empty()) text += " and by ";
+          text += thread_ranges(group) + " at " + where(p, pc);
+          locs.push_back(p.code[pc].loc);
+        }
+        m.stop = finding(std::string(clause_key(ProgramClause::BarrierDivergent)), text, ts, locs);
         return;
       }
   // Every arrival happens before every waiting thread goes on.
@@ -579,6 +590,12 @@ std::string_view clause_key(ProgramClause c) {
   return "program.unknown";
 }
 
+bool is_undefined(std::string_view key) {
+  return key != clause_key(ProgramClause::DataRace) &&
+         key != clause_key(ProgramClause::BarrierNeverCompletes) &&
+         key != clause_key(ProgramClause::RunsAway);
+}
+
 std::string_view clause_text(ProgramClause c) {
   switch (c) {
     case ProgramClause::CollectivePeerElsewhere:
@@ -601,10 +618,12 @@ std::string_view clause_text(ProgramClause c) {
   return "";
 }
 
-std::string Choice::describe() const {
-  return std::string(kind == Kind::Activemask ? "activemask read together by "
-                                              : "collective executed by ") +
-         thread_ranges(threads);
+std::string describe(const Program& p, const Machine& m, const Choice& c) {
+  const bool one = c.threads.size() == 1;
+  const char* verb = c.kind == Choice::Kind::Activemask
+                         ? (one ? " reads it alone" : " read it together")
+                         : (one ? " executes it alone" : " execute it together");
+  return where(p, m.threads[c.threads.front()].pc) + ": " + thread_ranges(c.threads) + verb;
 }
 
 std::string thread_ranges(const std::vector<unsigned>& threads) {

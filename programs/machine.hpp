@@ -50,6 +50,10 @@ enum class ProgramClause : uint8_t {
 
 /// "program.data_race" and the like.
 std::string_view clause_key(ProgramClause c);
+/// True for the keys of undefined behaviour: every catalog clause a finding carries, and the
+/// program clauses but a data race (defined, if weak, in the PTX memory model), a barrier with a
+/// thread count that never completes (a hang, not undefined), and a thread that runs away.
+bool is_undefined(std::string_view key);
 /// One line in our words.
 std::string_view clause_text(ProgramClause c);
 
@@ -71,6 +75,7 @@ struct Thread {
 /// Per byte of memory: the last write and the reads since it, as (thread, clock) epochs.
 struct Epoch {
   uint32_t thread = 0, clock = 0;
+  uint32_t pc = 0;  ///< the instruction that made the access
   bool operator==(const Epoch&) const = default;
 };
 struct AccessLog {
@@ -123,8 +128,11 @@ struct Machine {
 struct Choice {
   enum class Kind : uint8_t { Collective, Activemask } kind = Kind::Collective;
   std::vector<unsigned> threads;  ///< who executes together
-  std::string describe() const;
 };
+
+/// One step of a printed schedule: the instruction, its line and who executes it together,
+/// e.g. "line 38 (vote.sync.ballot.b32 %r15, %p2, %r8): threads 1-4,6 together".
+std::string describe(const Program& p, const Machine& m, const Choice& c);
 
 /// Builds the start state; throws std::invalid_argument on a launch that does not fit the
 /// program (parameter count or kinds, block size).

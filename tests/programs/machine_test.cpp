@@ -101,7 +101,8 @@ TEST(Programs, SharedMemoryWithoutABarrierRaces) {
   };
   const auto racy = with("");
   EXPECT_TRUE(racy.any_finding("program.data_race"));
-  EXPECT_TRUE(racy.any(PathEnd::Kind::Undefined));
+  EXPECT_TRUE(racy.any(PathEnd::Kind::Race));
+  EXPECT_FALSE(racy.any(PathEnd::Kind::Undefined));
 
   // With __syncthreads between them every thread reads its neighbour's number.
   const auto fixed = with("bar.sync 0;");

@@ -41,7 +41,7 @@ def kernel(name, threads, params, final, why, deadlock=False, ub=False, race=Fal
 
 
 def buf(words):
-    return {"buffer": list(words)}
+    return {"words": list(words)}
 
 
 def zeros(n):

@@ -1,0 +1,131 @@
+#include "programs/launch.hpp"
+
+#include <charconv>
+
+#include "model/state_io.hpp"
+#include "spec/target.hpp"
+
+namespace warpspec::programs {
+namespace {
+
+constexpr std::size_t kMaxWords = 1u << 20;
+
+std::optional<uint64_t> number(std::string_view s) {
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return negative ? 0 - v : v;
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& msg, bool data) {
+  throw model::InputError(where + ": " + msg, data);
+}
+
+uint64_t json_number(const nlohmann::json& j, const std::string& where) {
+  if (j.is_number_unsigned()) return j.get<uint64_t>();
+  if (j.is_number_integer()) return static_cast<uint64_t>(j.get<int64_t>());
+  fail(where, std::string("expected an integer, found ") + j.type_name(), true);
+}
+
+ParamValue param_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object() || j.size() != 1)
+    fail(where, "expected one of {\"value\": N}, {\"words\": [...]}, {\"zeros\": N}", true);
+  ParamValue v;
+  const std::string key = j.begin().key();
+  const auto& val = j.begin().value();
+  if (key == "value") {
+    v.value = json_number(val, where + ".value");
+  } else if (key == "words") {
+    if (!val.is_array()) fail(where + ".words", "expected an array of 32-bit words", true);
+    if (val.size() > kMaxWords) fail(where + ".words", "at most 1048576 words", true);
+    v.is_buffer = true;
+    for (std::size_t i = 0; i < val.size(); ++i) {
+      const auto w = json_number(val[i], where + ".words[" + std::to_string(i) + "]");
+      if (w > 0xffffffffu)
+        fail(where + ".words[" + std::to_string(i) + "]", "does not fit in 32 bits", true);
+      v.words.push_back(static_cast<uint32_t>(w));
+    }
+  } else if (key == "zeros") {
+    const auto n = json_number(val, where + ".zeros");
+    if (n > kMaxWords) fail(where + ".zeros", "at most 1048576 words", true);
+    v.is_buffer = true;
+    v.words.assign(n, 0);
+  } else {
+    fail(where, "unknown parameter kind \"" + key + "\" (expected value, words or zeros)", true);
+  }
+  return v;
+}
+
+}  // namespace
+
+ParamValue param_from_text(std::string_view text, const std::string& what) {
+  ParamValue v;
+  auto words = [&](std::string_view list) {
+    while (true) {
+      const auto comma = list.find(',');
+      const auto item = list.substr(0, comma);
+      const auto w = number(item);
+      if (!w || *w > 0xffffffffu)
+        fail(what, "'" + std::string(item) + "' is not a 32-bit word (decimal or 0x hex)", false);
+      v.words.push_back(static_cast<uint32_t>(*w));
+      if (v.words.size() > kMaxWords) fail(what, "at most 1048576 words", false);
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+    }
+  };
+  if (text.starts_with("zeros:")) {
+    const auto n = number(text.substr(6));
+    if (!n || *n > kMaxWords)
+      fail(what, "'" + std::string(text.substr(6)) + "' is not a number of words up to 1048576",
+           false);
+    v.is_buffer = true;
+    v.words.assign(*n, 0);
+  } else if (text.starts_with("words:")) {
+    v.is_buffer = true;
+    words(text.substr(6));
+  } else {
+    const auto n = number(text);
+    if (!n)
+      fail(what, "'" + std::string(text) + "' is not a number, words:W,W,... or zeros:N", false);
+    v.value = *n;
+  }
+  return v;
+}
+
+LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& file) {
+  // Messages name the file, then the JSON path: "launch.json: params[0].words[2]: ...".
+  const std::string where = file + ": ";
+  auto at = [&](const std::string& path) { return where + path; };
+  if (!j.is_object()) fail(file, "expected an object with \"threads\" and \"params\"", true);
+  LaunchSpec s;
+  if (!j.contains("threads")) fail(file, "\"threads\" is missing", true);
+  const auto n = json_number(j["threads"], at("threads"));
+  if (n < 1 || n > 1024) fail(at("threads"), "a block has 1 to 1024 threads", true);
+  s.launch.threads = static_cast<unsigned>(n);
+  if (j.contains("params")) {
+    if (!j["params"].is_array()) fail(at("params"), "expected an array", true);
+    for (std::size_t k = 0; k < j["params"].size(); ++k)
+      s.launch.params.push_back(
+          param_from_json(j["params"][k], at("params[" + std::to_string(k) + "]")));
+  }
+  if (j.contains("target")) {
+    const auto t =
+        j["target"].is_string() ? spec::parse_target(j["target"].get<std::string>()) : std::nullopt;
+    if (!t) fail(at("target"), "expected a target such as \"sm_90\"", true);
+    s.launch.target = *t;
+  }
+  if (j.contains("entry")) {
+    if (!j["entry"].is_string()) fail(at("entry"), "expected the entry's name", true);
+    s.entry = j["entry"].get<std::string>();
+  }
+  return s;
+}
+
+}  // namespace warpspec::programs

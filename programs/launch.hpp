@@ -1,0 +1,26 @@
+#pragma once
+// A launch as people write it: on the command line (`-p 64 -p words:1,2,3 -p zeros:16`) or as a
+// JSON document ({"threads": 64, "params": [{"value": 64}, {"words": [1, 2, 3]}, {"zeros": 16}]},
+// docs/programs.md). The kernel corpus' manifest uses the same form for each kernel.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "programs/machine.hpp"
+
+namespace warpspec::programs {
+
+/// One parameter from its command-line text: a number (decimal, 0x hex, a leading '-' for two's
+/// complement), "words:W,W,..." or "zeros:N". Throws model::InputError (a usage error) naming
+/// `what` otherwise.
+ParamValue param_from_text(std::string_view text, const std::string& what);
+
+/// A launch and the entry it names (empty: the only one) from its JSON form; "target" is
+/// optional. Throws model::InputError (a data error) naming `where` and the JSON path.
+struct LaunchSpec {
+  Launch launch;
+  std::string entry;
+};
+LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& where);
+
+}  // namespace warpspec::programs
