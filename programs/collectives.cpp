@@ -218,8 +218,9 @@ std::string positions(const Program& p, const Machine& m, const std::vector<unsi
 // masks mismatch) or not (it waits for threads that have gone on), so no verdict is lost, only
 // which of the two findings is shown.
 std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activemask_limit,
-                            bool& bounded) {
+                            bool& bounded, bool reduce) {
   if (m.stop) return {};
+  std::vector<Choice> all;
   for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
     const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
     std::vector<Choice> out;
@@ -237,13 +238,15 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
           out.push_back({Choice::Kind::Collective, std::move(g)});
       }
     }
-    if (const Choice* g = lone_group(out)) return {*g};
+    const Choice* lone = reduce ? lone_group(out) : nullptr;
+    if (lone) return {*lone};
     for (const auto& [pc, ts] : at_activemask)
       for (auto& g : groupings(m, ts, activemask_limit, bounded))
         out.push_back({Choice::Kind::Activemask, std::move(g)});
-    if (!out.empty()) return out;
+    if (reduce && !out.empty()) return out;
+    all.insert(all.end(), out.begin(), out.end());
   }
-  return {};
+  return all;
 }
 
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {

@@ -115,6 +115,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   Exploration x;
   Node root{start(p, l), {}};
   settle(p, l, root.m);
+  x.steps = root.m.steps;
   // Breadth first, so that the first path found to each outcome is a shortest one.
   std::deque<Node> queue;
   queue.push_back(std::move(root));
@@ -126,7 +127,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     if (!seen.insert(digest(n.m)).second) continue;
     if (++x.states % 1000 == 0 && o.progress) o.progress(x.states);
     one_order = one_order || n.m.one_order;
-    const auto cs = choices(p, n.m, o.activemask_limit, bounded);
+    const auto cs = choices(p, n.m, o.activemask_limit, bounded, o.reduce);
     if (cs.empty()) {
       record(x, end_of(p, l, o, n.m), n.path);
       continue;
@@ -141,6 +142,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
       Node next{n.m, n.path};
       next.path.push_back(describe(p, n.m, c));
       apply(p, l, next.m, c);
+      x.steps += next.m.steps - n.m.steps;
       queue.push_back(std::move(next));
     }
   }

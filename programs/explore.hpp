@@ -17,6 +17,10 @@ namespace warpspec::programs {
 struct ExploreOptions {
   uint64_t max_states = 200000;   ///< settled states visited before giving up (incomplete)
   unsigned activemask_limit = 5;  ///< more threads at one __activemask: not every grouping
+  /// Offer only the first warp's choices and execute a ready group that overlaps no other at
+  /// once (machine.hpp `choices`). Off, every choice of every warp is explored: the reference the
+  /// reduction is tested against.
+  bool reduce = true;
   /// Registers whose final value in every thread is part of each outcome.
   std::vector<uint32_t> registers;
   /// Called about once every 1,000 states with the number visited so far.
@@ -45,6 +49,7 @@ std::string_view kind_name(PathEnd::Kind k);
 struct Exploration {
   std::vector<PathEnd> outcomes;
   uint64_t states = 0;              ///< settled states visited
+  uint64_t steps = 0;               ///< thread instructions executed over the whole walk
   bool complete = true;             ///< every schedule was covered
   std::vector<std::string> limits;  ///< why not, when not
   bool any(PathEnd::Kind k) const;

@@ -418,6 +418,7 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
       break;
     }
     const auto& in = p.code[th.pc];
+    ++m.steps;
     Exec x{p, l, m, t, th};
     if (in.guard) {
       const Val g = x.read(*in.guard, 1);

@@ -122,6 +122,8 @@ struct Machine {
   /// have come to it: the warps that formed it were taken in the order the threads ran, one of
   /// several orders.
   bool one_order = false;
+  /// Instructions the threads have executed on the path to this state (not part of the state).
+  uint64_t steps = 0;
 };
 
 /// What the scheduler may choose in a state.
@@ -142,11 +144,12 @@ Machine start(const Program& p, const Launch& l);
 /// completes every block barrier phase that can complete. Idempotent.
 void settle(const Program& p, const Launch& l, Machine& m);
 
-/// The choices open in a settled state; empty when the block has finished or is stuck.
+/// The choices open in a settled state; empty when the block has finished or is stuck. With
+/// `reduce`, only the first warp's, and a lone ready group alone (see collectives.cpp).
 /// `bounded` is set when not every grouping of an __activemask was offered (more than
 /// `activemask_limit` threads at it).
 std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activemask_limit,
-                            bool& bounded);
+                            bool& bounded, bool reduce = true);
 
 /// Applies a choice and settles.
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c);

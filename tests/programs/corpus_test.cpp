@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "programs/explore.hpp"
@@ -23,16 +24,27 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-class Corpus : public testing::TestWithParam<nlohmann::json> {};
+class Corpus : public testing::TestWithParam<nlohmann::json> {
+ protected:
+  // The kernel's program (an empty one, with the test failed, when it does not read).
+  Program program() const {
+    const auto& k = GetParam();
+    auto read =
+        read_ptx(slurp(kCorpus + k["ptx"].get<std::string>()), k["entry"].get<std::string>());
+    if (auto* e = std::get_if<ReadError>(&read)) {
+      ADD_FAILURE() << e->loc.line << ": " << e->message;
+      return {};
+    }
+    return std::get<Program>(read);
+  }
+  Launch launch() const {
+    return launch_from_json(GetParam(), GetParam()["name"].get<std::string>()).launch;
+  }
+};
 
 TEST_P(Corpus, EveryScheduleGivesWhatTheManualsSay) {
   const auto& k = GetParam();
-  auto read = read_ptx(slurp(kCorpus + k["ptx"].get<std::string>()), k["entry"].get<std::string>());
-  ASSERT_TRUE(std::holds_alternative<Program>(read))
-      << std::get<ReadError>(read).loc.line << ": " << std::get<ReadError>(read).message;
-  const auto& p = std::get<Program>(read);
-  const Launch l = launch_from_json(k, k["name"].get<std::string>()).launch;
-  const auto x = explore(p, l);
+  const auto x = explore(program(), launch());
   std::string seen;
   for (const auto& o : x.outcomes) {
     seen += std::string(kind_name(o.kind)) + "\n";
@@ -55,6 +67,33 @@ TEST_P(Corpus, EveryScheduleGivesWhatTheManualsSay) {
     for (std::size_t w = 0; w < o.undefined[i].size(); ++w)
       EXPECT_FALSE(o.undefined[i][w]) << "parameter " << i << " word " << w << " is undefined";
   }
+}
+
+// The reduction (only the first warp's choices; a ready group that overlaps no other executes
+// at once) against the plain walk over every choice of every warp: the same completed outcomes
+// and the same verdicts. Kernels whose plain walk does not finish within its limit are left to
+// the test above, and at least half of them must be compared.
+TEST_P(Corpus, TheReductionLosesNoOutcome) {
+  ExploreOptions plain;
+  plain.reduce = false;
+  plain.max_states = 20000;
+  const auto p = program();
+  const auto l = launch();
+  const auto full = explore(p, l, plain);
+  if (!full.complete) GTEST_SKIP() << "the plain walk stopped: " << full.limits.front();
+  const auto reduced = explore(p, l);
+  ASSERT_TRUE(reduced.complete);
+  auto completed = [](const Exploration& x) {
+    std::set<std::vector<std::vector<uint32_t>>> words;
+    for (const auto& o : x.outcomes)
+      if (o.kind == PathEnd::Kind::Completed) words.insert(o.words);
+    return words;
+  };
+  EXPECT_EQ(completed(reduced), completed(full));
+  EXPECT_EQ(reduced.any(PathEnd::Kind::Deadlock), full.any(PathEnd::Kind::Deadlock));
+  EXPECT_EQ(reduced.any(PathEnd::Kind::Race), full.any(PathEnd::Kind::Race));
+  EXPECT_EQ(reduced.any_undefined(), full.any_undefined());
+  EXPECT_LE(reduced.states, full.states);
 }
 
 std::vector<nlohmann::json> kernels() {

@@ -4,6 +4,9 @@
 // barrier phase completes, and which accesses no barrier orders.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "programs/explore.hpp"
@@ -298,6 +301,82 @@ TEST(Programs, LaunchesThatDoNotFitTheKernelAreRejected) {
   l.params = {zeros(1)};
   l.threads = 0;
   EXPECT_THROW(explore(p, l), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace warpspec::programs
+
+namespace warpspec::programs {
+namespace {
+
+// Lanes 0 and 1 of each warp read __activemask() and shuffle lane 0's number with it; the other
+// lanes exit at once. Together, both read their warp's lane 0; apart, lane 1's mask leaves out
+// its source lane, so its copy is undefined. Two warps: four outcomes.
+const std::string kPairs = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  setp.ge.u32 %p1, %r2, 2;
+  @%p1 bra $L_end;
+  activemask.b32 %r3;
+  shfl.sync.idx.b32 %r9, %r1, 0, 31, %r3;
+)" + kStoreR9.substr(0, kStoreR9.find("ret;")) +
+                           "$L_end:\n  ret;\n}\n";
+
+TEST(Reduction, ActivemaskPairsInTwoWarpsGiveFourOutcomes) {
+  const auto x = run(kPairs, 34, {zeros(34)});
+  ASSERT_TRUE(x.complete);
+  ASSERT_EQ(x.outcomes.size(), 4u);
+  for (const auto& o : x.outcomes) {
+    EXPECT_EQ(o.kind, PathEnd::Kind::Completed);
+    EXPECT_EQ(o.words[0][0], 0u);  // lane 0 always reads itself
+    EXPECT_EQ(o.words[0][32], 32u);
+    EXPECT_FALSE(o.undefined[0][0]);
+  }
+  std::set<std::pair<bool, bool>> lane1;  // is thread 1's, thread 33's copy undefined?
+  for (const auto& o : x.outcomes) {
+    if (!o.undefined[0][1]) EXPECT_EQ(o.words[0][1], 0u);
+    if (!o.undefined[0][33]) EXPECT_EQ(o.words[0][33], 32u);
+    lane1.insert({o.undefined[0][1] != 0, o.undefined[0][33] != 0});
+  }
+  EXPECT_EQ(lane1.size(), 4u);
+}
+
+TEST(Reduction, LosesNoOutcomeAgainstThePlainWalk) {
+  // The plain walk interleaves both warps' groupings and every order of ready groups. The
+  // second kernel is the worked example of __activemask after a branch, on four threads.
+  std::ifstream in(std::string(WARPSPEC_SOURCE_DIR) +
+                   "/examples/programs/activemask_after_branch.ptx");
+  std::stringstream example;
+  example << in.rdbuf();
+  ParamValue inputs;
+  inputs.is_buffer = true;
+  inputs.words = {1, 2, 3, 4};
+  struct Case {
+    std::string ptx;
+    unsigned threads;
+    std::vector<ParamValue> params;
+  };
+  for (const auto& c : {Case{std::string(kHead) + kPairs, 34, {zeros(34)}},
+                        Case{example.str(), 4, {inputs, zeros(4)}}}) {
+    auto read = read_ptx(c.ptx);
+    ASSERT_TRUE(std::holds_alternative<Program>(read));
+    Launch l;
+    l.threads = c.threads;
+    l.params = c.params;
+    ExploreOptions plain;
+    plain.reduce = false;
+    const auto& p = std::get<Program>(read);
+    const auto full = explore(p, l, plain), reduced = explore(p, l);
+    ASSERT_TRUE(full.complete);
+    EXPECT_LT(reduced.states, full.states);
+    EXPECT_GT(full.outcomes.size(), 1u);
+    auto ends = [](const Exploration& x) {
+      std::set<std::pair<std::vector<std::vector<uint32_t>>, std::vector<std::vector<uint8_t>>>> s;
+      for (const auto& o : x.outcomes) s.insert({o.words, o.undefined});
+      return s;
+    };
+    EXPECT_EQ(ends(reduced), ends(full));
+  }
 }
 
 }  // namespace

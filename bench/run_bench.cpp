@@ -1,0 +1,70 @@
+// `warpspec run` speed, single thread: whole explorations of the benchmark kernels in
+// bench/programs (one block of 256 threads each).
+//
+//   run/divergent_256     8 divergent branches and 12 warp collectives a thread: explorations/s
+//   run/straight_line     nothing to explore, a loop of integer arithmetic: thread-steps/s
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "programs/explore.hpp"
+#include "programs/ptx_reader.hpp"
+
+namespace warpspec::bench {
+namespace {
+
+programs::Program kernel(const std::string& name) {
+  std::ifstream in(std::string(WARPSPEC_BENCH_PROGRAMS) + "/" + name + ".ptx");
+  std::stringstream s;
+  s << in.rdbuf();
+  auto r = programs::read_ptx(s.str());
+  if (auto* e = std::get_if<programs::ReadError>(&r)) throw std::runtime_error(e->message);
+  return std::get<programs::Program>(r);
+}
+
+programs::ParamValue words(std::size_t n, uint32_t seed) {
+  programs::ParamValue v;
+  v.is_buffer = true;
+  for (std::size_t i = 0; i < n; ++i) v.words.push_back(static_cast<uint32_t>(i * seed));
+  return v;
+}
+
+programs::ParamValue scalar(uint64_t x) {
+  programs::ParamValue v;
+  v.value = x;
+  return v;
+}
+
+void explore_or_fail(benchmark::State& st, const programs::Program& p, const programs::Launch& l) {
+  uint64_t steps = 0;
+  for (auto _ : st) {
+    const auto x = programs::explore(p, l);
+    if (!x.complete || x.outcomes.size() != 1) st.SkipWithError("not one outcome");
+    steps += x.steps;
+  }
+  st.counters["thread_steps_per_s"] =
+      benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
+}
+
+void divergent_256(benchmark::State& st) {
+  programs::Launch l;
+  l.threads = 256;
+  l.params = {words(256, 2654435761u), words(256, 0)};
+  explore_or_fail(st, kernel("divergent_256"), l);
+}
+BENCHMARK(divergent_256)->Name("run/divergent_256")->Unit(benchmark::kMillisecond);
+
+void straight_line(benchmark::State& st) {
+  programs::Launch l;
+  l.threads = 256;
+  l.params = {words(256, 7), words(256, 0), scalar(4000)};
+  explore_or_fail(st, kernel("straight_line"), l);
+}
+BENCHMARK(straight_line)->Name("run/straight_line")->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace warpspec::bench
+
+BENCHMARK_MAIN();
