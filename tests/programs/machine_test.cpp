@@ -334,8 +334,12 @@ TEST(Reduction, ActivemaskPairsInTwoWarpsGiveFourOutcomes) {
   }
   std::set<std::pair<bool, bool>> lane1;  // is thread 1's, thread 33's copy undefined?
   for (const auto& o : x.outcomes) {
-    if (!o.undefined[0][1]) EXPECT_EQ(o.words[0][1], 0u);
-    if (!o.undefined[0][33]) EXPECT_EQ(o.words[0][33], 32u);
+    if (!o.undefined[0][1]) {
+      EXPECT_EQ(o.words[0][1], 0u);
+    }
+    if (!o.undefined[0][33]) {
+      EXPECT_EQ(o.words[0][33], 32u);
+    }
     lane1.insert({o.undefined[0][1] != 0, o.undefined[0][33] != 0});
   }
   EXPECT_EQ(lane1.size(), 4u);
