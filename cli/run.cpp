@@ -95,7 +95,10 @@ void print_text(const programs::Program& p, const programs::Launch& l,
                 const programs::Exploration& x, const std::string& file,
                 const std::vector<uint32_t>& shown) {
   std::cout << "kernel " << p.name << " (" << file << "): one block of " << l.threads
-            << " threads, " << spec::to_string(l.target) << ", independent thread scheduling\n";
+            << " threads, " << spec::to_string(l.target)
+            << (spec::is_pre_volta(l.target)
+                    ? ", lockstep warps (reconverging at each branch's immediate post-dominator)\n"
+                    : ", independent thread scheduling\n");
   std::cout << "explored " << x.states << (x.states == 1 ? " state: " : " states: ")
             << (x.complete ? "every schedule" : "NOT every schedule") << "\n";
   for (const auto& why : x.limits) std::cout << "  limit: " << why << "\n";
@@ -190,9 +193,6 @@ int run_program(const RunOptions& o) {
     throw as_failure(e);
   }
   launch.target = target_or_fail(o.target, launch.target);
-  if (spec::is_pre_volta(launch.target))
-    throw Failure{kExitUsage, "run explores independent thread scheduling (sm_70 and later); " +
-                                  spec::to_string(launch.target) + " is not supported yet"};
   auto read = programs::read_ptx(text, entry);
   if (auto* e = std::get_if<programs::ReadError>(&read))
     throw Failure{kExitDataError, o.file + ":" + std::to_string(e->loc.line) + ":" +

@@ -100,9 +100,10 @@ std::vector<std::vector<unsigned>> groupings(const Machine& m, const std::vector
   return out;
 }
 
-// Executes a warp collective on the threads of `group` through the model.
-void execute_collective(const Program& p, const Launch& l, Machine& m,
-                        const std::vector<unsigned>& group) {
+}  // namespace
+
+void detail::execute_group(const Program& p, const Launch& l, Machine& m,
+                           const std::vector<unsigned>& group) {
   const unsigned base = group.front() / kWarp * kWarp;
   const auto& lead = p.code[m.threads[group.front()].pc];
   spec::Instr instr = lead.collective->parsed.instr;
@@ -183,6 +184,8 @@ void execute_collective(const Program& p, const Launch& l, Machine& m,
   }
 }
 
+namespace {
+
 // The first group of `groups` that overlaps no other, if any.
 const Choice* lone_group(const std::vector<Choice>& groups) {
   for (const auto& g : groups) {
@@ -220,6 +223,7 @@ std::string positions(const Program& p, const Machine& m, const std::vector<unsi
 std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activemask_limit,
                             bool& bounded, bool reduce) {
   if (m.stop) return {};
+  if (!m.stacks.empty()) return lockstep_choices(m);
   std::vector<Choice> all;
   for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
     const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
@@ -250,8 +254,10 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
 }
 
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
-  if (c.kind == Choice::Kind::Collective) {
-    execute_collective(p, l, m, c.threads);
+  if (c.kind == Choice::Kind::PathOrder) {
+    order_paths(m, c);
+  } else if (c.kind == Choice::Kind::Collective) {
+    execute_group(p, l, m, c.threads);
   } else {
     uint32_t together = 0;
     for (unsigned t : c.threads) together |= uint32_t{1} << (t % kWarp);
@@ -288,7 +294,7 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
     // The per-instruction model names the clause: run it on the threads that are there.
     std::string clause(clause_key(ProgramClause::CollectivePeerElsewhere));
     Machine probe = m;
-    execute_collective(p, l, probe, ts);
+    execute_group(p, l, probe, ts);
     if (probe.stop && probe.stop->key.rfind("program.", 0) != 0) clause = probe.stop->key;
     std::vector<SourceLoc> locs{p.code[m.threads[ts.front()].pc].loc};
     out.push_back(finding(

@@ -8,6 +8,7 @@
 #include "model/render.hpp"
 #include "programs/machine_detail.hpp"
 #include "spec/cta.hpp"
+#include "spec/target.hpp"
 
 namespace warpspec::programs {
 using namespace detail;
@@ -621,6 +622,15 @@ std::string_view clause_text(ProgramClause c) {
 
 std::string describe(const Program& p, const Machine& m, const Choice& c) {
   const bool one = c.threads.size() == 1;
+  if (c.kind == Choice::Kind::PathOrder) {
+    // The side these threads are on, of the two on top of their warp's stack.
+    const auto& stack = m.stacks[c.threads.front() / kWarp];
+    const auto& side = (stack.back().mask >> (c.threads.front() % kWarp)) & 1
+                           ? stack.back()
+                           : stack[stack.size() - 2];
+    return "a branch splits the warp: " + thread_ranges(c.threads) + ", going to " +
+           where(p, side.pc) + (one ? ", runs" : ", run") + " first";
+  }
   const char* verb = c.kind == Choice::Kind::Activemask
                          ? (one ? " reads it alone" : " read it together")
                          : (one ? " executes it alone" : " execute it together");
@@ -667,6 +677,7 @@ Machine start(const Program& p, const Launch& l) {
         b.bytes[4 * i + j] = static_cast<uint8_t>(params[k].words[i] >> (8 * j));
     m.buffers.push_back(std::move(b));
   }
+  if (spec::is_pre_volta(l.target)) start_lockstep(p, l, m);
   m.threads.resize(l.threads);
   for (unsigned t = 0; t < l.threads; ++t) {
     auto& th = m.threads[t];
@@ -678,17 +689,54 @@ Machine start(const Program& p, const Launch& l) {
   return m;
 }
 
+namespace detail {
+
+std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, unsigned t) {
+  auto& th = m.threads[t];
+  const auto& in = p.code[th.pc];
+  if (!in.guard) return true;
+  Exec x{p, l, m, t, th};
+  const Val g = x.read(*in.guard, 1);
+  if (g.undef) {
+    x.stop(ProgramClause::UndefinedControl, "a guard predicate is an undefined value");
+    return std::nullopt;
+  }
+  return g.v != 0;
+}
+
+bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t) {
+  auto& th = m.threads[t];
+  ++m.steps;
+  Exec x{p, l, m, t, th};
+  return x.local(p.code[th.pc]);
+}
+
+bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
+  return arrive(p, m, t);
+}
+
+bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
+  bool moved = false;
+  for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)
+    if (phase_complete(l, m, k)) {
+      complete_phase(p, l, m, k);
+      moved = true;
+    }
+  return moved;
+}
+
+}  // namespace detail
+
 void settle(const Program& p, const Launch& l, Machine& m) {
+  if (spec::is_pre_volta(l.target)) {
+    settle_lockstep(p, l, m);
+    return;
+  }
   for (bool moved = true; moved && !m.stop;) {
     moved = false;
     for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t)
       if (m.threads[t].status == Status::Runs) moved = run_thread(p, l, m, t) || moved;
-    for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k) {
-      if (phase_complete(l, m, k)) {
-        complete_phase(p, l, m, k);
-        moved = true;
-      }
-    }
+    moved = complete_barriers(p, l, m) || moved;
   }
 }
 
@@ -736,6 +784,11 @@ uint64_t digest(const Machine& m) {
   }
   if (m.stop)
     for (char ch : m.stop->key + m.stop->text) h.add(static_cast<unsigned char>(ch));
+  for (const auto& stack : m.stacks)
+    for (const auto& e : stack) {
+      h.add(uint64_t{e.pc} << 32 | e.mask);
+      h.add(uint64_t{e.rpc} << 2 | e.arrived << 1 | e.unordered);
+    }
   for (const auto& ph : m.phase) {
     h.add(ph.size());
     for (const auto& a : ph) h.add(uint64_t{a.thread} << 32 | a.pc);
@@ -749,7 +802,8 @@ bool same_state(const Machine& a, const Machine& b) {
     if (!same_thread(a.threads[t], b.threads[t])) return false;
   const bool same_stop = a.stop.has_value() == b.stop.has_value() &&
                          (!a.stop || (a.stop->key == b.stop->key && a.stop->text == b.stop->text));
-  return same_stop && a.buffers == b.buffers && a.phase == b.phase && a.params == b.params;
+  return same_stop && a.buffers == b.buffers && a.phase == b.phase && a.params == b.params &&
+         a.stacks == b.stacks;
 }
 
 }  // namespace warpspec::programs

@@ -12,6 +12,7 @@
 // found with happens-before clocks (only bar.warp.sync and the block barriers order memory), and
 // a race ends its path as a finding.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,6 +111,15 @@ struct Arrival {
   bool operator==(const Arrival&) const = default;
 };
 
+/// One path of a warp in the lockstep reading (sm_6x): the lanes on it, where they are, and
+/// where they meet the lanes the branch split from them (UINT32_MAX for the whole warp's path).
+struct PathEntry {
+  uint32_t pc = 0, rpc = 0, mask = 0;
+  bool arrived = false;    ///< its lanes stand counted at the block barrier at `pc`
+  bool unordered = false;  ///< one of the two sides of a split whose order is still to choose
+  bool operator==(const PathEntry&) const = default;
+};
+
 /// The state of the block.
 struct Machine {
   std::vector<uint64_t> params;  ///< the parameter space: scalars, and buffers' addresses
@@ -122,14 +132,22 @@ struct Machine {
   /// have come to it: the warps that formed it were taken in the order the threads ran, one of
   /// several orders.
   bool one_order = false;
+  /// Lockstep only: per warp, its paths, the running one last.
+  std::vector<std::vector<PathEntry>> stacks;
+  /// Lockstep only: where the lanes each branch splits meet again (cfg.hpp), shared by states.
+  std::shared_ptr<const std::vector<uint32_t>> reconverge;
   /// Instructions the threads have executed on the path to this state (not part of the state).
   uint64_t steps = 0;
 };
 
 /// What the scheduler may choose in a state.
 struct Choice {
-  enum class Kind : uint8_t { Collective, Activemask } kind = Kind::Collective;
-  std::vector<unsigned> threads;  ///< who executes together
+  enum class Kind : uint8_t {
+    Collective,  ///< `threads` execute a warp collective together
+    Activemask,  ///< `threads` read __activemask together
+    PathOrder,   ///< lockstep: of a split branch's two sides, the one `threads` are on runs first
+  } kind = Kind::Collective;
+  std::vector<unsigned> threads;
 };
 
 /// One step of a printed schedule: the instruction, its line and who executes it together,

@@ -72,4 +72,28 @@ inline void join_clocks(Machine& m, const std::vector<unsigned>& from,
   }
 }
 
+/// Whether the guard of thread t's next instruction holds (true without one); nullopt, with the
+/// path stopped, when the guard is an undefined value.
+std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, unsigned t);
+/// Runs thread t's next instruction, which is not a collective, its guard already true. False
+/// when the path stopped.
+bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t);
+/// Counts thread t in the open phase of the block barrier it stands at (bar.arrive goes on,
+/// the others wait). False when the path stopped.
+bool arrive_at_barrier(const Program& p, Machine& m, unsigned t);
+/// Completes every barrier phase that can complete; true when one did.
+bool complete_barriers(const Program& p, const Launch& l, Machine& m);
+/// Executes a warp collective for the threads of `group`, all at it, through the model.
+void execute_group(const Program& p, const Launch& l, Machine& m,
+                   const std::vector<unsigned>& group);
+
+/// The lockstep reading (sm_6x): each warp's stack of paths set up at the start...
+void start_lockstep(const Program& p, const Launch& l, Machine& m);
+/// ... and every warp run until it waits at a block barrier or a choice, or has finished.
+void settle_lockstep(const Program& p, const Launch& l, Machine& m);
+/// The lockstep choices: which side of the first warp's split branch runs first.
+std::vector<Choice> lockstep_choices(const Machine& m);
+/// Applies a PathOrder choice.
+void order_paths(Machine& m, const Choice& c);
+
 }  // namespace warpspec::programs::detail

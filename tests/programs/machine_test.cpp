@@ -31,13 +31,17 @@ ParamValue zeros(std::size_t n) {
   return v;
 }
 
-Exploration run(const std::string& body, unsigned threads, std::vector<ParamValue> params) {
+Exploration run(const std::string& body, unsigned threads, std::vector<ParamValue> params,
+                spec::Target target = spec::kDefaultTarget) {
   const Program p = read_or_fail(body);
   Launch l;
   l.threads = threads;
   l.params = std::move(params);
+  l.target = target;
   return explore(p, l);
 }
+
+constexpr spec::Target kPascal{60, 0};
 
 // out[tid] = value of %r9 at the end; the store every kernel below ends with.
 const std::string kStoreR9 = R"(
@@ -381,6 +385,109 @@ TEST(Reduction, LosesNoOutcomeAgainstThePlainWalk) {
     };
     EXPECT_EQ(ends(reduced), ends(full));
   }
+}
+
+}  // namespace
+}  // namespace warpspec::programs
+
+// ---------------------------------------------------------------- lockstep (sm_6x)
+
+namespace warpspec::programs {
+namespace {
+
+TEST(Lockstep, ButterflyReductionIsTheSameBeforeVolta) {
+  std::string body = kEntry + "  mov.u32 %r9, %tid.x;\n";
+  for (int step : {16, 8, 4, 2, 1})
+    body += "  shfl.sync.bfly.b32 %r1, %r9, " + std::to_string(step) +
+            ", 31, -1;\n  add.s32 %r9, %r9, %r1;\n";
+  const auto x = run(body + kStoreR9, 32, {zeros(32)}, kPascal);
+  ASSERT_TRUE(x.complete);
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].words[0], std::vector<uint32_t>(32, 496));
+}
+
+// Lanes 0-15 run a full-mask shuffle inside `if (lane < 16)`; lanes 16-31 skip it.
+const std::string kHalfShuffle = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, %r1;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_join;
+  shfl.sync.bfly.b32 %r9, %r1, 1, 31, -1;
+$L_join:
+)" + kStoreR9;
+
+TEST(Lockstep, AShuffleOnOneSideOfABranchMissesTheLanesWaitingToReconverge) {
+  // Before Volta the skipping lanes wait alive at the branch's reconvergence point, whichever
+  // side runs first: the shuffle names lanes that do not execute it.
+  const auto pascal = run(kHalfShuffle, 32, {zeros(32)}, kPascal);
+  ASSERT_TRUE(pascal.complete);
+  EXPECT_TRUE(pascal.any_finding("shfl.ub.peer_absent"));
+  for (const auto& o : pascal.outcomes) EXPECT_EQ(o.kind, PathEnd::Kind::Undefined);
+  // From Volta on the skipping lanes go on and exit, which releases the shuffle.
+  const auto hopper = run(kHalfShuffle, 32, {zeros(32)});
+  ASSERT_EQ(hopper.outcomes.size(), 1u);
+  EXPECT_EQ(hopper.outcomes[0].kind, PathEnd::Kind::Completed);
+}
+
+// Two __syncwarp sites, one on each side of a branch, each naming the whole warp.
+const std::string kTwoSyncwarps = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 1;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_other;
+  bar.warp.sync -1;
+  bra.uni $L_join;
+$L_other:
+  bar.warp.sync -1;
+$L_join:
+)" + kStoreR9;
+
+TEST(Lockstep, SyncwarpSitesMeetFromVoltaOnButMustBeConvergedBefore) {
+  const auto hopper = run(kTwoSyncwarps, 32, {zeros(32)});
+  ASSERT_EQ(hopper.outcomes.size(), 1u);
+  EXPECT_EQ(hopper.outcomes[0].kind, PathEnd::Kind::Completed);
+  const auto pascal = run(kTwoSyncwarps, 32, {zeros(32)}, kPascal);
+  EXPECT_TRUE(pascal.any_undefined());
+  EXPECT_FALSE(pascal.any(PathEnd::Kind::Completed));
+}
+
+TEST(Lockstep, ABarrierReachedByPartOfAWarpIsDivergentBeforeVolta) {
+  // `if (lane < 16) __syncthreads();`: from Volta on the other lanes exit and the barrier
+  // completes; before, the warp meets the barrier split.
+  const std::string body = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 3;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_join;
+  bar.sync 0;
+$L_join:
+)" + kStoreR9;
+  const auto hopper = run(body, 32, {zeros(32)});
+  ASSERT_EQ(hopper.outcomes.size(), 1u);
+  EXPECT_EQ(hopper.outcomes[0].words[0], std::vector<uint32_t>(32, 3));
+  const auto pascal = run(body, 32, {zeros(32)}, kPascal);
+  EXPECT_TRUE(pascal.any_finding("program.barrier_divergent"));
+}
+
+TEST(Lockstep, ActivemaskIsThePathsLanes) {
+  // __activemask right after `if (lane & 1) {...}`, four threads. From Volta on each lane reads
+  // the group it happens to run with: every partition of the four lanes, 15 outcomes. Before,
+  // the sides meet again at the branch's immediate post-dominator, which is the __activemask
+  // itself: every lane reads 0xf.
+  const std::string body = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  @%p1 bra $L_join;
+  add.u32 %r3, %r1, 1;
+$L_join:
+  activemask.b32 %r9;
+)" + kStoreR9;
+  EXPECT_EQ(run(body, 4, {zeros(4)}).outcomes.size(), 15u);
+  const auto x = run(body, 4, {zeros(4)}, kPascal);
+  ASSERT_TRUE(x.complete);
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].words[0], std::vector<uint32_t>(4, 0xf));
 }
 
 }  // namespace
