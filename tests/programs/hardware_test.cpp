@@ -3,26 +3,16 @@
 // kernel (a hang, a predicted deadlock or undefined behaviour).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "programs/explore.hpp"
-#include "programs/launch.hpp"
-#include "programs/ptx_reader.hpp"
+#include "programs/kernel_files.hpp"
 
 namespace warpspec::programs {
 namespace {
 
-const std::string kData = std::string(WARPSPEC_TEST_DATA) + "/programs/";
+using namespace testing_support;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+const std::string kData = std::string(WARPSPEC_TEST_DATA) + "/programs/";
 
 // What replaying one record file found.
 struct Tally {
@@ -33,10 +23,8 @@ struct Tally {
 // beside it.
 Tally replay(const std::string& manifest_path, const std::string& records) {
   const std::string dir = manifest_path.substr(0, manifest_path.find_last_of('/') + 1);
-  const auto manifest = nlohmann::json::parse(slurp(manifest_path));
   std::map<std::string, nlohmann::json> kernels;
-  for (const auto& k : manifest["kernels"]) kernels[k["name"]] = k;
-  std::map<std::string, Exploration> predicted;
+  for (const auto& k : manifest_kernels(manifest_path)) kernels[k["name"]] = k;
   std::ifstream in(records);
   Tally n;
   for (std::string line; std::getline(in, line);) {
@@ -46,16 +34,7 @@ Tally replay(const std::string& manifest_path, const std::string& records) {
       ADD_FAILURE() << name << " is not in " << manifest_path;
       continue;
     }
-    const auto& k = kernels[name];
-    if (!predicted.count(name)) {
-      auto read = read_ptx(slurp(dir + k["ptx"].get<std::string>()), k["entry"].get<std::string>());
-      if (!std::holds_alternative<Program>(read)) {
-        ADD_FAILURE() << name << " does not read";
-        continue;
-      }
-      predicted[name] = explore(std::get<Program>(read), launch_from_json(k, name).launch);
-    }
-    const auto& x = predicted[name];
+    const auto& x = explored(dir, kernels[name]);
     ++n.launches;
     const std::string status = r["status"];
     EXPECT_NE(status, "error") << name << ": " << r.value("error", "");
