@@ -37,12 +37,23 @@ uint64_t number_or_fail(const std::string& text, const std::string& what) {
   try {
     std::size_t used = 0;
     const bool negative = !text.empty() && text[0] == '-';
-    const uint64_t v = negative ? static_cast<uint64_t>(std::stoll(text, &used, 0))
-                                : std::stoull(text, &used, 0);
+    const uint64_t v =
+        negative ? static_cast<uint64_t>(std::stoll(text, &used, 0)) : std::stoull(text, &used, 0);
     if (used == text.size() && !text.empty() && text[0] != '+') return v;
   } catch (const std::exception&) {
   }
   throw Failure{kExitUsage, what + ": '" + text + "' is not a number (decimal or 0x hex)"};
+}
+
+std::string forms_with(spec::ClauseId id) {
+  std::vector<std::string_view> names;
+  for (const auto& f : spec::kForms)
+    for (auto c : f.clauses)
+      if (c == id) names.push_back(f.name);
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    out += std::string(k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + std::string(names[k]);
+  return out;
 }
 
 }  // namespace warpspec::cli

@@ -23,6 +23,9 @@ spec::PtxVersion ptx_or_fail(const std::string& text, spec::PtxVersion fallback)
 /// else throws a usage Failure naming `what`.
 uint64_t number_or_fail(const std::string& text, const std::string& what);
 
+/// The forms whose catalog entry has clause `id`, as "a, b or c".
+std::string forms_with(spec::ClauseId id);
+
 /// Converts an InputError into the matching Failure (64 for command lines, 65 for files).
 Failure as_failure(const model::InputError& e);
 

@@ -4,6 +4,9 @@
 
 #include "cli/common.hpp"
 #include "spec/catalog.hpp"
+#if WARPSPEC_HAVE_PROGRAMS
+#include "programs/machine.hpp"
+#endif
 
 namespace warpspec::cli {
 namespace {
@@ -16,10 +19,51 @@ spec::FormId resolve_form(const std::string& text) {
   return parse_or_fail(text, "form").instr.form;
 }
 
+// A clause id, from the catalog or a program clause of `warpspec run`: what it says and where
+// it comes from. False when `text` is no clause id.
+bool explain_clause(const std::string& text, bool json) {
+  if (auto id = spec::find_clause(text)) {
+    const auto& c = spec::clause_info(*id);
+    if (json) {
+      std::cout << nlohmann::json{{"id", c.key},
+                                  {"kind", spec::clause_kind_name(c.kind)},
+                                  {"text", c.text},
+                                  {"source", c.source},
+                                  {"forms", forms_with(*id)}}
+                       .dump(2)
+                << "\n";
+    } else {
+      std::cout << c.key << " (" << spec::clause_kind_name(c.kind) << ")\n  " << c.text
+                << "\n  source: " << c.source << "\n  forms:  " << forms_with(*id) << "\n";
+    }
+    return true;
+  }
+#if WARPSPEC_HAVE_PROGRAMS
+  if (auto pc = programs::find_program_clause(text)) {
+    const bool ub = programs::is_undefined(text);
+    if (json) {
+      std::cout << nlohmann::json{{"id", text},
+                                  {"kind", ub ? "undefined" : "finding"},
+                                  {"text", programs::clause_text(*pc)},
+                                  {"source", "warpspec run (docs/programs.md)"}}
+                       .dump(2)
+                << "\n";
+    } else {
+      std::cout << text << " (" << (ub ? "undefined behaviour" : "a finding, not undefined")
+                << ", whole kernels: warpspec run)\n  " << programs::clause_text(*pc)
+                << "\n  see docs/programs.md, Program clauses\n";
+    }
+    return true;
+  }
+#endif
+  return false;
+}
+
 int run_explain(const std::string& text, const std::string& target_text,
                 const std::string& ptx_text, bool json) {
   if (text.empty())
     throw Failure{kExitUsage, "give a form, e.g. warpspec explain match.all.sync.b64"};
+  if (explain_clause(text, json)) return kExitOk;
   const auto& f = spec::form_info(resolve_form(text));
   const auto target = target_or_fail(target_text, spec::kDefaultTarget);
   const auto ptx = ptx_or_fail(ptx_text, spec::kLatestPtx);
@@ -80,8 +124,7 @@ int run_explain(const std::string& text, const std::string& target_text,
               << (c.kind == spec::ClauseKind::Undefined        ? "[UB] "
                   : c.kind == spec::ClauseKind::UndefinedValue ? "[d?] "
                                                                : "     ")
-              << c.key
-              << "\n"
+              << c.key << "\n"
               << "        " << c.text << "\n        source: " << c.source << "\n";
   }
   return kExitOk;
@@ -96,7 +139,8 @@ const bool explain_registered = add_command(
        auto json = std::make_shared<bool>(false);
        sub.add_option(
               "form", *form,
-              "A form (match.all.sync.b64), an intrinsic (__ballot_sync) or a whole instruction")
+              "A form (match.all.sync.b64), an intrinsic (__ballot_sync), a whole instruction, or "
+              "a clause id (shfl.ub.peer_absent, program.data_race)")
            ->required();
        sub.add_option("--target", *target,
                       "Say whether the form is available on this target (default sm_90)");

@@ -25,16 +25,6 @@ struct UbArgs {
 };
 
 /// The forms whose clauses include `id`, as "a, b or c".
-std::string forms_with(spec::ClauseId id) {
-  std::vector<std::string_view> names;
-  for (const auto& f : spec::kForms)
-    for (auto c : f.clauses)
-      if (c == id) names.push_back(f.name);
-  std::string out;
-  for (std::size_t k = 0; k < names.size(); ++k)
-    out += std::string(k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + std::string(names[k]);
-  return out;
-}
 
 /// A catalog form name, or an instruction as `eval` reads it (which may fix an immediate mask).
 /// A clause key is refused with the forms to ask about instead, and, for a clause that leaves d

@@ -148,7 +148,7 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
   }
   const auto r = model::evaluate(instr, w, l.target);
   if (!r.availability.available) {
-    m.stop = finding("program.unavailable",
+    m.stop = finding(std::string(clause_key(ProgramClause::Unavailable)),
                      std::string(spec::form_info(instr.form).name) + " is not available on " +
                          spec::to_string(l.target) + ": " + r.availability.reason,
                      group, {lead.loc});

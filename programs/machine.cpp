@@ -586,10 +586,18 @@ std::string_view clause_key(ProgramClause c) {
       return "program.undefined_control";
     case ProgramClause::BadAddress:
       return "program.bad_address";
+    case ProgramClause::Unavailable:
+      return "program.unavailable";
     case ProgramClause::RunsAway:
       return "program.runs_away";
   }
   return "program.unknown";
+}
+
+std::optional<ProgramClause> find_program_clause(std::string_view key) {
+  for (auto c : kProgramClauses)
+    if (clause_key(c) == key) return c;
+  return std::nullopt;
 }
 
 bool is_undefined(std::string_view key) {
@@ -614,6 +622,8 @@ std::string_view clause_text(ProgramClause c) {
       return "a guard, an address, a membermask or a barrier operand is an undefined value";
     case ProgramClause::BadAddress:
       return "a load or store outside every buffer";
+    case ProgramClause::Unavailable:
+      return "a collective that the target or PTX version does not have";
     case ProgramClause::RunsAway:
       return "a thread runs on without reaching a synchronisation (a spin loop or an endless loop)";
   }

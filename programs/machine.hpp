@@ -12,6 +12,7 @@
 // found with happens-before clocks (only bar.warp.sync and the block barriers order memory), and
 // a race ends its path as a finding.
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,7 +48,24 @@ enum class ProgramClause : uint8_t {
                             ///< undefined value
   BadAddress,               ///< an access outside every buffer and the shared window
   RunsAway,                 ///< a thread runs too long without reaching a synchronisation
+  Unavailable,              ///< a collective the target does not have
 };
+
+/// Every program clause, in the order above.
+inline constexpr ProgramClause kProgramClauses[] = {ProgramClause::CollectivePeerElsewhere,
+                                                    ProgramClause::BarrierNeverCompletes,
+                                                    ProgramClause::BarrierDivergent,
+                                                    ProgramClause::DataRace,
+                                                    ProgramClause::UndefinedControl,
+                                                    ProgramClause::BadAddress,
+                                                    ProgramClause::RunsAway,
+                                                    ProgramClause::Unavailable};
+static_assert(std::size(kProgramClauses) ==
+                  static_cast<std::size_t>(ProgramClause::Unavailable) + 1,
+              "every program clause is listed");
+
+/// The program clause whose key is `key`, if any.
+std::optional<ProgramClause> find_program_clause(std::string_view key);
 
 /// "program.data_race" and the like.
 std::string_view clause_key(ProgramClause c);
