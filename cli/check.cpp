@@ -2,8 +2,8 @@
 #include "vectors/check.hpp"
 
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 #include "cli/common.hpp"
 #include "model/input.hpp"

@@ -170,7 +170,8 @@ bool property_library(unsigned timeout_ms) {
   checker::ProveOptions opt;
   opt.timeout_ms = timeout_ms;
   std::cout << "Property library (" << lib.size() << " properties, Z3, " << timeout_ms / 1000
-            << " s each, 2 workers):\n" << std::flush;
+            << " s each, 2 workers):\n"
+            << std::flush;
   const auto t0 = std::chrono::steady_clock::now();
   const auto verdicts = checker::prove_all(all, opt);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -188,8 +189,8 @@ bool property_library(unsigned timeout_ms) {
     if (!v.error.empty()) std::cout << "  ERROR " << v.name << ": " << v.error << "\n";
   }
   std::cout << "  " << proved << " proved, " << refuted << " refuted, " << unknown << " unknown in "
-            << std::fixed << std::setprecision(1) << secs << " s; fast == model proved for " << eq_proved
-            << " of " << eq_total << " properties\n";
+            << std::fixed << std::setprecision(1) << secs << " s; fast == model proved for "
+            << eq_proved << " of " << eq_total << " properties\n";
   if (unknown) std::cout << "  unknown (not proved, not refuted):" << unknown_names << "\n";
   std::cout << "\n";
   return refuted == 0;
@@ -218,9 +219,10 @@ int run_report(const std::string& corpus, const std::string& suites, unsigned ti
 #else
   (void)timeout_ms;
 #endif
-  std::cout << (ok ? "Verdict: no witness disagrees with the model (unknown proofs are listed above, "
-                     "not counted as proved).\n"
-                   : "Verdict: DISAGREEMENT (see above).\n");
+  std::cout
+      << (ok ? "Verdict: no witness disagrees with the model (unknown proofs are listed above, "
+               "not counted as proved).\n"
+             : "Verdict: DISAGREEMENT (see above).\n");
   return ok ? kExitOk : kExitRefuted;
 }
 

@@ -26,14 +26,15 @@ struct RunOptions {
 };
 
 // A buffer's words, decimal below 65536 and hex above (masks read better in hex).
-std::string words_text(const std::vector<uint32_t>& w, const std::vector<uint8_t>& undef) {
+template <class Word>
+std::string words_text(const std::vector<Word>& w, const std::vector<uint8_t>& undef) {
   std::string s = "[";
   const std::size_t shown = std::min<std::size_t>(w.size(), 16);
   for (std::size_t i = 0; i < shown; ++i) {
     if (i) s += ", ";
     s += undef[i]       ? std::string("undef")
          : w[i] < 65536 ? std::to_string(w[i])
-                        : model::format_hex(w[i], 32);
+                        : model::format_hex(w[i], w[i] > 0xffffffffu ? 64 : 32);
   }
   if (shown < w.size()) s += ", ... (" + std::to_string(w.size()) + " words)";
   return s + "]";
@@ -110,7 +111,7 @@ void print_text(const programs::Program& p, const programs::Launch& l,
                                   (o.words[i] != l.params[i].words ||
                                    std::count(o.undefined[i].begin(), o.undefined[i].end(), 1)));
   for (std::size_t i = 0; i < l.params.size(); ++i)
-    if (l.params[i].is_buffer && !changed[i])
+    if (l.params[i].is_buffer && !changed[i] && !x.outcomes.empty())
       std::cout << "input " << p.params[i].name << " = "
                 << words_text(l.params[i].words, std::vector<uint8_t>(l.params[i].words.size(), 0))
                 << " (no schedule changes it)\n";
@@ -126,10 +127,10 @@ void print_text(const programs::Program& p, const programs::Launch& l,
         std::cout << "     " << p.params[i].name << " = " << words_text(o.words[i], o.undefined[i])
                   << "\n";
     for (std::size_t r = 0; r < o.registers.size(); ++r) {
-      std::vector<uint32_t> vals;
+      std::vector<uint64_t> vals;
       std::vector<uint8_t> undef;
       for (const auto& v : o.registers[r]) {
-        vals.push_back(static_cast<uint32_t>(v.value_or(0)));
+        vals.push_back(v.value_or(0));
         undef.push_back(!v.has_value());
       }
       std::cout << "     " << p.regs[shown[r]].name << " by thread = " << words_text(vals, undef)
@@ -151,7 +152,11 @@ void print_text(const programs::Program& p, const programs::Launch& l,
   if (x.any(programs::PathEnd::Kind::Race)) bad.push_back("has a data race");
   std::string verdict;
   for (const auto& b : bad) verdict += (verdict.empty() ? "" : "; ") + b;
-  if (verdict.empty())
+  if (verdict.empty() && x.outcomes.empty())
+    verdict = "no schedule was followed to its end";
+  else if (verdict.empty() && x.any(programs::PathEnd::Kind::GaveUp))
+    verdict = "some paths were given up before their end";
+  else if (verdict.empty())
     verdict = x.outcomes.size() == 1 ? "every schedule completes with the same memory"
                                      : "every schedule completes; the memory differs by schedule";
   std::cout << "verdict: " << verdict << (x.complete ? "" : " (among the schedules explored)")
@@ -252,7 +257,8 @@ const bool run_registered = add_command(
                       "give up after this many states (the verdict then says so; default 200000)");
        sub.add_option("--activemask-limit", o->activemask_limit,
                       "up to this many threads at one __activemask, every grouping of them is "
-                      "explored (default 5)");
+                      "explored (default 5)")
+           ->check(CLI::Range(1, 10));
        sub.add_flag("--deterministic", o->deterministic,
                     "exit 1 when the schedules complete with different memory or registers");
        sub.add_flag("--json", o->json, "print the exploration as JSON (schema warpspec.run/1)");

@@ -2,9 +2,9 @@
 // coverage, the mutant catalog's kill report, and a self-checking CUDA program.
 #include <chrono>
 #include <fstream>
-#include <optional>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/common.hpp"
@@ -200,8 +200,8 @@ int run_vectors(const VectorsOptions& o) {
     if (o.emit != "cuda" && o.emit != "cpp")
       throw Failure{kExitUsage, "--emit '" + o.emit + "': the emitters are 'cuda' and 'cpp'"};
     if (o.out.empty())
-      throw Failure{kExitUsage, "--emit " + o.emit + " needs -o FILE" +
-                                    (o.emit == "cuda" ? ".cu" : ".hpp")};
+      throw Failure{kExitUsage,
+                    "--emit " + o.emit + " needs -o FILE" + (o.emit == "cuda" ? ".cu" : ".hpp")};
     vectors::EmitStats st;
     std::string src;
     try {
@@ -214,8 +214,8 @@ int run_vectors(const VectorsOptions& o) {
     if (f.ok()) f.stream() << src;
     if (!f.commit()) throw Failure{kExitCantCreate, f.error()};
     if (o.emit == "cuda")
-      info << "wrote " << o.out << ": " << st.vectors << " vectors, " << st.kernels
-           << " kernels, " << st.skipped_ub << " UB vectors listed as skipped\n";
+      info << "wrote " << o.out << ": " << st.vectors << " vectors, " << st.kernels << " kernels, "
+           << st.skipped_ub << " UB vectors listed as skipped\n";
     else
       info << "wrote " << o.out << ": " << st.vectors << " vectors for " << st.kernels
            << " intrinsic overloads, " << st.skipped_ub

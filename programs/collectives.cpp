@@ -111,7 +111,7 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
   instr.imm_b.reset();
   instr.imm_c.reset();
   model::Warp w = model::make_warp();
-  bool inputs_undef = false;
+  uint32_t undef_inputs = 0;  // lanes whose source operand is an undefined value
   for (unsigned j = 0; j < kWarp; ++j) {
     const unsigned t = base + j;
     w.exec[j] = false;
@@ -133,7 +133,7 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
     w.site[j] = th.pc;
     if (c.a) {
       w.a[j] = th.regs[*c.a];
-      inputs_undef = inputs_undef || th.undef[*c.a];
+      if (th.undef[*c.a]) undef_inputs |= uint32_t{1} << j;
     }
     const Val b = reg_or(th, c.b, c.parsed.instr.imm_b, 0),
               cc = reg_or(th, c.c, c.parsed.instr.imm_c, 0);
@@ -165,6 +165,19 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
                      ts, {p.code[m.threads[ts.front()].pc].loc});
     return;
   }
+  // Which results an undefined source reaches: the lanes whose d or p changes when those
+  // sources take other values (two other values, so that a coincidence does not hide one).
+  uint32_t tainted = 0;
+  if (undef_inputs != 0)
+    for (uint64_t flip : {uint64_t{0x5555555555555555}, ~uint64_t{0}}) {
+      model::Warp other = w;
+      for (unsigned j = 0; j < kWarp; ++j)
+        if (undef_inputs >> j & 1) other.a[j] ^= flip;
+      const auto r2 = model::evaluate(instr, other, l.target);
+      for (unsigned j = 0; j < kWarp; ++j)
+        if (r2.d_value(j) != r.d_value(j) || r2.outcome.p[j] != r.outcome.p[j])
+          tainted |= uint32_t{1} << j;
+    }
   if (form_of(lead).family == spec::Family::WarpBarrier) join_clocks(m, group, group);
   for (unsigned t : group) {
     auto& th = m.threads[t];
@@ -172,11 +185,11 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
     const unsigned j = t - base;
     if (c.d) {
       th.regs[*c.d] = r.d_value(j);
-      th.undef[*c.d] = inputs_undef || !r.d_defined(j);
+      th.undef[*c.d] = (tainted >> j & 1) || !r.d_defined(j);
     }
     if (c.p) {
       th.regs[*c.p] = r.outcome.p[j] ? 1 : 0;
-      th.undef[*c.p] = inputs_undef || !r.defined(j);
+      th.undef[*c.p] = (tainted >> j & 1) || !r.defined(j);
     }
     th.status = Status::Runs;
     th.path = 0;
@@ -299,11 +312,12 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
     std::vector<SourceLoc> locs{p.code[m.threads[ts.front()].pc].loc};
     out.push_back(finding(
         clause,
-        "deadlock: " + positions(p, m, ts) + " wait for " +
+        "deadlock: " + positions(p, m, ts) + (ts.size() == 1 ? " waits for " : " wait for ") +
             (gone.empty() ? std::string("threads that never arrive") : positions(p, m, gone)),
         ts, locs));
   }
   // Block barriers: per barrier, who waits and who never comes.
+  const auto open = open_phase_findings(p, l, m);
   for (std::size_t k = 0; k < m.phase.size(); ++k) {
     std::vector<unsigned> ts, rest;
     for (const auto& a : m.phase[k])
@@ -316,11 +330,18 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
     }
     // Without a thread count the barrier is __syncthreads: live threads that never come mean
     // its condition was not the same across the block, which CUDA leaves undefined.
-    const auto clause = m.phase[k].front().counted ? ProgramClause::BarrierNeverCompletes
-                                                   : ProgramClause::BarrierDivergent;
+    // With one, the model may have a clause of its own (a count the block cannot reach, ...).
+    std::string clause(clause_key(m.phase[k].front().counted ? ProgramClause::BarrierNeverCompletes
+                                                             : ProgramClause::BarrierDivergent));
+    for (const auto& f : open)
+      if (f.key != spec::clause_info(spec::ClauseId::CtaUbNotReached).key &&
+          std::any_of(f.threads.begin(), f.threads.end(),
+                      [&](unsigned t) { return std::find(ts.begin(), ts.end(), t) != ts.end(); }))
+        clause = f.key;
     out.push_back(finding(
-        std::string(clause_key(clause)),
-        "deadlock: " + positions(p, m, ts) + " wait at barrier " + std::to_string(k) + "; " +
+        clause,
+        "deadlock: " + positions(p, m, ts) + (ts.size() == 1 ? " waits" : " wait") +
+            " at barrier " + std::to_string(k) + "; " +
             (rest.empty() ? std::string("the other threads have exited") : positions(p, m, rest)),
         ts, {p.code[m.threads[ts.front()].pc].loc}));
   }

@@ -23,13 +23,24 @@ PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const
     e.registers.push_back(std::move(per_thread));
   }
   if (m.stop) {
-    e.kind = m.stop->key == clause_key(ProgramClause::DataRace) ? PathEnd::Kind::Race
-                                                                : PathEnd::Kind::Undefined;
+    e.kind = m.stop->key == clause_key(ProgramClause::DataRace)   ? PathEnd::Kind::Race
+             : m.stop->key == clause_key(ProgramClause::RunsAway) ? PathEnd::Kind::GaveUp
+                                                                  : PathEnd::Kind::Undefined;
     e.findings.push_back(*m.stop);
   } else if (std::any_of(m.threads.begin(), m.threads.end(),
                          [](const Thread& t) { return t.status != Status::Exited; })) {
     e.kind = PathEnd::Kind::Deadlock;
     e.findings = stuck(p, l, m);
+  } else if (auto open = detail::open_phase_findings(p, l, m); !open.empty()) {
+    // Every thread has finished, and a barrier phase is left that the model calls undefined
+    // (a thread count of zero, one the block cannot reach, ...).
+    e.kind = PathEnd::Kind::Undefined;
+    e.findings = std::move(open);
+  } else if (auto open = detail::open_phase_findings(p, l, m); !open.empty()) {
+    // Every thread has finished, and a barrier phase is left that the model calls undefined
+    // (a thread count of zero, one the block cannot reach, ...).
+    e.kind = PathEnd::Kind::Undefined;
+    e.findings = std::move(open);
   }
   std::size_t buf = 1;
   for (const auto& par : l.params) {
@@ -88,6 +99,8 @@ std::string_view kind_name(PathEnd::Kind k) {
       return "undefined";
     case PathEnd::Kind::Race:
       return "race";
+    case PathEnd::Kind::GaveUp:
+      return "gave up";
   }
   return "";
 }
@@ -120,13 +133,14 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   std::deque<Node> queue;
   queue.push_back(std::move(root));
   std::unordered_set<uint64_t> seen;
-  bool bounded = false, one_order = false;
+  bool bounded = false, one_order = false, strong_order = false;
   while (!queue.empty()) {
     Node n = std::move(queue.front());
     queue.pop_front();
     if (!seen.insert(digest(n.m)).second) continue;
     if (++x.states % 1000 == 0 && o.progress) o.progress(x.states);
     one_order = one_order || n.m.one_order;
+    strong_order = strong_order || n.m.strong_order;
     const auto cs = choices(p, n.m, o.activemask_limit, bounded, o.reduce);
     if (cs.empty()) {
       record(x, end_of(p, l, o, n.m), n.path);
@@ -138,13 +152,38 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
                          " states (--max-states); the outcomes below are those found so far");
       break;
     }
-    for (const auto& c : cs) {
-      Node next{n.m, n.path};
-      next.path.push_back(describe(p, n.m, c));
-      apply(p, l, next.m, c);
-      x.steps += next.m.steps - n.m.steps;
-      queue.push_back(std::move(next));
+    std::vector<Node> next;
+    auto follow = [&](const Choice& c) {
+      Node child{n.m, n.path};
+      child.path.push_back(describe(p, n.m, c));
+      apply(p, l, child.m, c);
+      x.steps += child.m.steps - n.m.steps;
+      next.push_back(std::move(child));
+    };
+    for (const auto& c : cs) follow(c);
+    // A path ends at its first finding. Where one of the first warp's choices ends it, the
+    // other warps' choices are followed from here too, so that what they would find (a race,
+    // another clause) is not hidden behind it.
+    if (o.reduce && std::any_of(next.begin(), next.end(), [](const Node& c) { return c.m.stop; }))
+      for (const auto& c : choices(p, n.m, o.activemask_limit, bounded, false))
+        if (std::none_of(cs.begin(), cs.end(), [&](const Choice& d) {
+              return d.kind == c.kind && d.threads == c.threads;
+            }))
+          follow(c);
+    for (auto& c : next) queue.push_back(std::move(c));
+    if (queue.size() > o.max_states) {
+      x.complete = false;
+      x.limits.push_back("more than " + std::to_string(o.max_states) +
+                         " states were waiting to be explored (--max-states); the outcomes "
+                         "below are those found so far");
+      break;
     }
+  }
+  if (x.any(PathEnd::Kind::GaveUp)) {
+    x.complete = false;
+    x.limits.push_back(
+        "on some path a thread ran without reaching a synchronisation "
+        "(program.runs_away): what follows on that path is not known");
   }
   if (bounded) {
     x.complete = false;
@@ -152,6 +191,12 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
                        " threads stood at one __activemask: not every grouping of them was "
                        "explored, only all together, the lowest alone, and each set that took "
                        "the same branches (--activemask-limit)");
+  }
+  if (strong_order) {
+    x.complete = false;
+    x.limits.push_back(
+        "threads made volatile accesses to one location that nothing orders: not a data race, "
+        "but they were taken in one order, and another order may give another result");
   }
   if (one_order) {
     x.complete = false;

@@ -29,7 +29,7 @@ struct ExploreOptions {
 
 /// One way a path ends.
 struct PathEnd {
-  enum class Kind : uint8_t { Completed, Deadlock, Undefined, Race };
+  enum class Kind : uint8_t { Completed, Deadlock, Undefined, Race, GaveUp };
   Kind kind = Kind::Completed;
   std::vector<Finding> findings;  ///< the UB or race finding, or why each waiting group waits
   /// Per parameter: the final 32-bit words of its buffer (empty for a scalar), and per word
@@ -42,7 +42,7 @@ struct PathEnd {
   std::vector<std::string> schedule;  ///< the choices of the first path found to it
 };
 
-/// "completed", "deadlock", "undefined" or "race".
+/// "completed", "deadlock", "undefined", "race" or "gave up" (a path the walk did not finish).
 std::string_view kind_name(PathEnd::Kind k);
 
 /// The result of an exploration.

@@ -62,10 +62,7 @@ bool at_barrier(const Program& p, Machine& m, unsigned w, PathEntry& e, uint32_t
   }
   for (unsigned t : ts)
     if (!arrive_at_barrier(p, m, t)) return false;
-  if (p.code[e.pc].collective->parsed.instr.form == spec::FormId::BarArrive)
-    e.pc++;
-  else
-    e.arrived = true;
+  e.arrived = true;
   return true;
 }
 
@@ -99,7 +96,7 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
   if (in.op == Op::Bra) {
     const uint32_t taken = in.guard ? *on : live;
     const uint32_t pc = e.pc;
-    if (taken == live || in.uniform) {
+    if (taken == live) {
       e.pc = in.target;
     } else if (taken == 0) {
       e.pc++;

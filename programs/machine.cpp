@@ -14,8 +14,11 @@ namespace warpspec::programs {
 using namespace detail;
 namespace {
 
-// Instructions one thread may run between two synchronisations before its path is given up.
-constexpr unsigned kRunLimit = 1u << 20;
+// Instructions a thread runs before the others get a turn: a thread that spins on memory another
+// thread will write lets that thread run. And instructions one settling of the block may take
+// before its path is given up (a spin nothing ends, an endless loop).
+constexpr unsigned kSlice = 1u << 12;
+constexpr uint64_t kRunLimit = uint64_t{1} << 24;
 
 uint64_t width_mask(unsigned bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
@@ -116,13 +119,39 @@ struct Exec {
                                           " is outside every buffer");
       return std::nullopt;
     }
+    // Addresses must be aligned to the access's size.
+    if (off % bytes != 0) {
+      stop(ProgramClause::BadAddress, "an access of " + std::to_string(bytes) +
+                                          " bytes at address " + model::format_hex(addr, 64) +
+                                          " is not aligned to its size");
+      return std::nullopt;
+    }
     return std::pair{buf, static_cast<std::size_t>(off)};
+  }
+
+  // Byte `addr` of the parameter space, where a parameter lies.
+  std::optional<uint8_t> param_byte(uint64_t addr) const {
+    for (std::size_t k = 0; k < p.params.size(); ++k) {
+      const uint64_t at = p.params[k].offset, size = bits(p.params[k].type) / 8;
+      if (addr >= at && addr < at + size)
+        return static_cast<uint8_t>(m.params[k] >> (8 * (addr - at)));
+    }
+    return std::nullopt;
   }
 
   // Race check and log for one byte access.
   bool log_access(Buffer& b, std::size_t off, bool is_write) {
     auto& log = b.log[off];
-    auto ordered = [&](const Epoch& e) { return e.thread == t || e.clock <= th.clock[e.thread]; };
+    const bool strong = p.code[th.pc].strong;
+    // Two volatile accesses are not a race, but their order is one the walk does not vary.
+    auto ordered = [&](const Epoch& e) {
+      if (e.thread == t || e.clock <= th.clock[e.thread]) return true;
+      if (strong && e.strong) {
+        m.strong_order = true;
+        return true;
+      }
+      return false;
+    };
     std::optional<Epoch> other;
     if (log.write && !ordered(*log.write)) other = log.write;
     if (is_write && !other)
@@ -139,7 +168,7 @@ struct Exec {
                        {other->thread, t}, {in.loc, p.code[other->pc].loc});
       return false;
     }
-    const Epoch now{t, th.clock[t], th.pc};
+    const Epoch now{t, th.clock[t], th.pc, strong};
     if (is_write) {
       log.write = now;
       log.reads.clear();
@@ -155,9 +184,20 @@ struct Exec {
     Val base;
     if (in.addr.kind == Operand::Kind::Param) {
       // The parameter space: read-only, laid out by Program::params.
-      const uint64_t raw = m.params[in.addr.symbol];
-      const uint64_t rel = static_cast<uint64_t>(in.offset);
-      write(in.dst[0], {rel >= 8 ? 0 : (raw >> (8 * rel)) & width_mask(8 * bytes)}, bits(in.type));
+      const uint64_t addr = p.params[in.addr.symbol].offset + static_cast<uint64_t>(in.offset);
+      Val v;
+      for (unsigned k = 0; k < bytes; ++k) {
+        const auto b = param_byte(addr + k);
+        if (!b || addr % bytes != 0) {
+          stop(ProgramClause::BadAddress,
+               "ld.param of " + std::to_string(bytes) + " bytes at offset " + std::to_string(addr) +
+                   (b ? " is misaligned" : " is outside the parameters"));
+          return false;
+        }
+        v.v |= uint64_t{*b} << (8 * k);
+      }
+      if (is_signed(in.type)) v.v = static_cast<uint64_t>(sext(v.v, 8 * bytes));
+      write(in.dst[0], v, bits(p.regs[in.dst[0].reg].type));
       th.pc++;
       return true;
     }
@@ -317,10 +357,14 @@ struct Exec {
         write(in.dst[0], read(in.src[0], w), w);
         break;
       case Op::Cvt: {
+        // Extend the source as its type says, cut to the destination type, and extend that
+        // again as the destination type says into the destination register's width.
         const unsigned sw = bits(in.src_type);
         Val v = read(in.src[0], sw);
         if (is_signed(in.src_type)) v.v = static_cast<uint64_t>(sext(v.v, sw));
-        write(in.dst[0], v, w);
+        v.v &= width_mask(w);
+        if (is_signed(in.type)) v.v = static_cast<uint64_t>(sext(v.v, w));
+        write(in.dst[0], v, bits(p.regs[in.dst[0].reg].type));
         break;
       }
       case Op::Cvta: {
@@ -368,51 +412,13 @@ struct Exec {
   }
 };
 
-// ---------------------------------------------------------------- block barriers
+// ---------------------------------------------------------------- threads
 
-// Arrival at a block barrier: counted in the phase of its barrier number, with the operands
-// the thread gives now.
-bool arrive(const Program& p, Machine& m, unsigned t) {
-  auto& th = m.threads[t];
-  const auto& in = p.code[th.pc];
-  const auto& c = *in.collective;
-  const Val k = reg_or(th, c.bar, c.parsed.instr.imm_bar, 0);
-  const Val n = reg_or(th, c.count, c.parsed.instr.imm_count, 0);
-  const Val pred = c.a ? Val{th.regs[*c.a] != 0, th.undef[*c.a] != 0} : Val{};
-  if (k.undef || n.undef || pred.undef) {
-    m.stop =
-        finding(std::string(clause_key(ProgramClause::UndefinedControl)),
-                "a barrier operand is an undefined value at " + where(p, th.pc), {t}, {in.loc});
-    return false;
-  }
-  // A number past the last barrier gets a phase of its own, where the model's clause for it
-  // fires when the phase is evaluated.
-  const std::size_t slot = std::min<uint64_t>(k.v, spec::kCtaBarriers);
-  m.phase[slot].push_back({t, th.pc, static_cast<uint32_t>(k.v), static_cast<uint32_t>(n.v),
-                           static_cast<uint32_t>(pred.v), c.parsed.instr.has_count, th.clock});
-  if (c.parsed.instr.form == spec::FormId::BarArrive) {
-    // What the thread does from here on is not released by this arrival.
-    th.clock[t]++;
-    th.pc++;
-  } else {
-    th.status = Status::Waits;
-  }
-  return true;
-}
-
-// Runs thread t until it waits, exits or its path stops. True when it moved.
+// Runs thread t until it waits, exits, its path stops or its slice ends. True when it moved.
 bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
   auto& th = m.threads[t];
   bool moved = false;
-  for (unsigned n = 0; th.status == Status::Runs && !m.stop; ++n) {
-    if (n == kRunLimit) {
-      m.stop = finding(std::string(clause_key(ProgramClause::RunsAway)),
-                       "thread " + std::to_string(t) + " ran " + std::to_string(kRunLimit) +
-                           " instructions without reaching a synchronisation (last at " +
-                           where(p, th.pc) + ")",
-                       {t}, {});
-      break;
-    }
+  for (unsigned n = 0; th.status == Status::Runs && !m.stop && n < kSlice; ++n) {
     if (th.pc >= p.code.size()) {
       th.status = Status::Exited;
       moved = true;
@@ -436,136 +442,15 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
     }
     moved = true;
     if (in.op == Op::Collective) {
-      if (is_block_barrier(in)) {
-        if (!arrive(p, m, t)) break;
-        continue;
-      }
-      th.status = Status::Waits;
+      if (is_block_barrier(in))
+        arrive_at_barrier(p, m, t);
+      else
+        th.status = Status::Waits;
       break;
     }
     if (!x.local(in)) break;
   }
   return moved;
-}
-
-// Whether the open phase of barrier slot k completes now. The model's rule: a warp arrives once
-// every non-exited thread of it stands at k; without a count every warp with a live thread
-// must; with count b, b/32 warps. Arrivals at a counted barrier beyond one phase are taken in
-// the order the threads ran, which `counted_order` reports.
-bool phase_complete(const Launch& l, const Machine& m, std::size_t k) {
-  const auto& ph = m.phase[k];
-  if (ph.empty()) return false;
-  std::vector<uint8_t> in_phase(m.threads.size(), 0);
-  for (const auto& a : ph) in_phase[a.thread] = 1;
-  unsigned whole = 0;
-  bool everyone = true;
-  for (unsigned w = 0; w * kWarp < l.threads; ++w) {
-    const auto [lo, hi] = warp_threads(l.threads, w);
-    bool live = false, all = true, some = false;
-    for (unsigned t = lo; t < hi; ++t) {
-      if (m.threads[t].status == Status::Exited && !in_phase[t]) continue;
-      live = true;
-      all = all && in_phase[t];
-      some = some || in_phase[t];
-    }
-    if (live && all && some) ++whole;
-    if (live && !all) everyone = false;
-  }
-  // The count comes from the first thread counted; a mismatch is the model's clause.
-  if (!ph.front().counted) return everyone;
-  const uint32_t b = ph.front().count;
-  return b != 0 && whole * kWarp >= b;
-}
-
-void complete_phase(const Program& p, const Launch& l, Machine& m, std::size_t k) {
-  const auto ph = m.phase[k];
-  m.phase[k].clear();
-  // The instruction evaluated: the first waiting thread's (bar.arrive only when none waits).
-  const Arrival* lead = &ph.front();
-  for (const auto& a : ph)
-    if (m.threads[a.thread].status == Status::Waits) {
-      lead = &a;
-      break;
-    }
-  spec::Instr instr = p.code[lead->pc].collective->parsed.instr;
-  model::Cta cta = model::make_cta(l.threads);
-  for (unsigned t = 0; t < l.threads; ++t) {
-    cta.arrive[t] = false;
-    cta.exited[t] = m.threads[t].status == Status::Exited;
-  }
-  for (const auto& a : ph) {
-    const auto& c = *p.code[a.pc].collective;
-    cta.arrive[a.thread] = true;
-    cta.exited[a.thread] = false;
-    cta.partner[a.thread] = c.parsed.instr.form != instr.form;
-    cta.bar[a.thread] = a.bar;
-    cta.count[a.thread] = a.count;
-    cta.pred[a.thread] = a.pred;
-  }
-  // Each thread's operands are in the state; the instruction keeps no immediate of its own.
-  instr.imm_bar.reset();
-  instr.imm_count.reset();
-  const auto r = model::evaluate_cta(instr, cta, l.target);
-  if (!r.ub.empty()) {
-    const auto& u = r.ub.front();
-    uint32_t pc = lead->pc;
-    for (const auto& a : ph)
-      if (a.thread == u.threads.front()) pc = a.pc;
-    m.stop = finding(std::string(spec::clause_info(u.clause).key),
-                     thread_ranges(u.threads) + " at " + where(p, pc) + ": " +
-                         std::string(spec::clause_info(u.clause).text),
-                     u.threads, {p.code[pc].loc});
-    return;
-  }
-  if (ph.front().counted)
-    for (unsigned t = 0; t < l.threads; ++t)
-      if (m.threads[t].status != Status::Exited &&
-          std::none_of(ph.begin(), ph.end(), [&](const Arrival& a) { return a.thread == t; }))
-        m.one_order = true;
-  // CUDA allows __syncthreads in conditional code only where the condition is the same in the
-  // whole block: then every thread meets it at one instruction.
-  if (!ph.front().counted)
-    for (const auto& a : ph)
-      if (a.pc != ph.front().pc) {
-        std::map<uint32_t, std::vector<unsigned>> at;
-        std::vector<unsigned> ts;
-        std::vector<SourceLoc> locs;
-        for (const auto& b : ph) {
-          at[b.pc].push_back(b.thread);
-          ts.push_back(b.thread);
-        }
-        std::string text = "barrier " + std::to_string(k) + " is reached by ";
-        for (const auto& [pc, group] : at) {
-          if (!locs.empty()) text += " and by ";
-          text += thread_ranges(group) + " at " + where(p, pc);
-          locs.push_back(p.code[pc].loc);
-        }
-        m.stop = finding(std::string(clause_key(ProgramClause::BarrierDivergent)), text, ts, locs);
-        return;
-      }
-  // Every arrival happens before every waiting thread goes on.
-  std::vector<unsigned> waiting;
-  std::vector<uint32_t> joined(m.threads.size(), 0);
-  for (const auto& a : ph) {
-    if (m.threads[a.thread].status == Status::Waits) waiting.push_back(a.thread);
-    for (std::size_t i = 0; i < joined.size(); ++i) joined[i] = std::max(joined[i], a.clock[i]);
-  }
-  for (unsigned t : waiting) {
-    auto& c = m.threads[t].clock;
-    for (std::size_t i = 0; i < joined.size(); ++i) c[i] = std::max(c[i], joined[i]);
-    c[t]++;
-  }
-  for (unsigned t : waiting) {
-    auto& th = m.threads[t];
-    const auto& c = *p.code[th.pc].collective;
-    if (c.d) {
-      th.regs[*c.d] = r.outcome.d[t];
-      th.undef[*c.d] = 0;
-    }
-    th.status = Status::Runs;
-    th.path = 0;
-    th.pc++;
-  }
 }
 
 }  // namespace
@@ -721,20 +606,6 @@ bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t) {
   return x.local(p.code[th.pc]);
 }
 
-bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
-  return arrive(p, m, t);
-}
-
-bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
-  bool moved = false;
-  for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)
-    if (phase_complete(l, m, k)) {
-      complete_phase(p, l, m, k);
-      moved = true;
-    }
-  return moved;
-}
-
 }  // namespace detail
 
 void settle(const Program& p, const Launch& l, Machine& m) {
@@ -742,11 +613,25 @@ void settle(const Program& p, const Launch& l, Machine& m) {
     settle_lockstep(p, l, m);
     return;
   }
+  // A barrier is looked at after every thread's run, so that a phase with a thread count takes
+  // the warps that arrived first, and a thread at bar.arrive goes on as soon as its warp is there.
+  const uint64_t start_steps = m.steps;
   for (bool moved = true; moved && !m.stop;) {
     moved = false;
-    for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t)
+    for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t) {
       if (m.threads[t].status == Status::Runs) moved = run_thread(p, l, m, t) || moved;
-    moved = complete_barriers(p, l, m) || moved;
+      if (!m.stop) moved = complete_barriers(p, l, m) || moved;
+    }
+    if (moved && m.steps - start_steps > kRunLimit) {
+      std::vector<unsigned> running;
+      for (unsigned t = 0; t < m.threads.size(); ++t)
+        if (m.threads[t].status == Status::Runs) running.push_back(t);
+      m.stop = finding(std::string(clause_key(ProgramClause::RunsAway)),
+                       thread_ranges(running) + " ran " + std::to_string(kRunLimit) +
+                           " instructions in all without reaching a synchronisation (one at " +
+                           where(p, m.threads[running.front()].pc) + ")",
+                       running, {});
+    }
   }
 }
 
@@ -789,6 +674,7 @@ uint64_t digest(const Machine& m) {
     h.add_all(b.undef);
     for (const auto& log : b.log) {
       h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
+      if (log.write) h.add(uint64_t{log.write->pc} << 1 | log.write->strong);
       for (const auto& r : log.reads) h.add(uint64_t{r.thread} << 32 | r.clock);
     }
   }
@@ -801,8 +687,15 @@ uint64_t digest(const Machine& m) {
     }
   for (const auto& ph : m.phase) {
     h.add(ph.size());
-    for (const auto& a : ph) h.add(uint64_t{a.thread} << 32 | a.pc);
+    for (const auto& a : ph) {
+      h.add(uint64_t{a.thread} << 32 | a.pc);
+      h.add(uint64_t{a.bar} << 32 | a.count);
+      h.add(uint64_t{a.pred} << 1 | a.counted);
+      h.add_all(a.clock);
+    }
   }
+  h.add(m.one_order);
+  h.add(m.strong_order);
   return h.h;
 }
 
@@ -813,7 +706,7 @@ bool same_state(const Machine& a, const Machine& b) {
   const bool same_stop = a.stop.has_value() == b.stop.has_value() &&
                          (!a.stop || (a.stop->key == b.stop->key && a.stop->text == b.stop->text));
   return same_stop && a.buffers == b.buffers && a.phase == b.phase && a.params == b.params &&
-         a.stacks == b.stacks;
+         a.stacks == b.stacks && a.one_order == b.one_order && a.strong_order == b.strong_order;
 }
 
 }  // namespace warpspec::programs

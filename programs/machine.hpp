@@ -94,7 +94,8 @@ struct Thread {
 /// Per byte of memory: the last write and the reads since it, as (thread, clock) epochs.
 struct Epoch {
   uint32_t thread = 0, clock = 0;
-  uint32_t pc = 0;  ///< the instruction that made the access
+  uint32_t pc = 0;      ///< the instruction that made the access
+  bool strong = false;  ///< made by ld/st.volatile
   bool operator==(const Epoch&) const = default;
 };
 struct AccessLog {
@@ -150,6 +151,9 @@ struct Machine {
   /// have come to it: the warps that formed it were taken in the order the threads ran, one of
   /// several orders.
   bool one_order = false;
+  /// Volatile accesses to one byte that nothing orders were made: not a data race in the PTX
+  /// memory model, but each order of them may give another result, and one order was taken.
+  bool strong_order = false;
   /// Lockstep only: per warp, its paths, the running one last.
   std::vector<std::vector<PathEntry>> stacks;
   /// Lockstep only: where the lanes each branch splits meet again (cfg.hpp), shared by states.
@@ -194,9 +198,11 @@ void apply(const Program& p, const Launch& l, Machine& m, const Choice& c);
 /// findings (deadlock).
 std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m);
 
-/// A 64-bit digest of the state, for the explorer's visited set.
+/// A 64-bit digest of every part of the state that `same_state` compares, for the explorer's
+/// visited set. The explorer keeps digests only: two distinct states share one with a chance
+/// of about n^2 / 2^65 for n states visited (below 10^-9 for a million).
 uint64_t digest(const Machine& m);
-/// Exact state equality (the digest's collisions are resolved with it).
+/// Exact state equality (for tests of the digest).
 bool same_state(const Machine& a, const Machine& b);
 
 /// Describes a set of threads as ranges: "threads 0-15, 32".

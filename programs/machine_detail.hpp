@@ -78,11 +78,15 @@ std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, u
 /// Runs thread t's next instruction, which is not a collective, its guard already true. False
 /// when the path stopped.
 bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t);
-/// Counts thread t in the open phase of the block barrier it stands at (bar.arrive goes on,
-/// the others wait). False when the path stopped.
+/// Counts thread t in the open phase of the block barrier it stands at; it waits (at bar.arrive,
+/// for its warp only). False when the path stopped.
 bool arrive_at_barrier(const Program& p, Machine& m, unsigned t);
-/// Completes every barrier phase that can complete; true when one did.
+/// Lets threads at bar.arrive whose warp has arrived go on, and completes every barrier phase
+/// that can complete; true when anything moved.
 bool complete_barriers(const Program& p, const Launch& l, Machine& m);
+/// What the model says of each barrier phase left open: its UB findings (a count of zero, one
+/// the block cannot reach, ...).
+std::vector<Finding> open_phase_findings(const Program& p, const Launch& l, const Machine& m);
 /// Executes a warp collective for the threads of `group`, all at it, through the model.
 void execute_group(const Program& p, const Launch& l, Machine& m,
                    const std::vector<unsigned>& group);

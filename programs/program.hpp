@@ -132,6 +132,7 @@ struct Instruction {
   int64_t offset = 0;    ///< ld/st: `[base+offset]`
   uint32_t target = 0;   ///< bra: index of the instruction the label names
   bool uniform = false;  ///< `bra.uni`
+  bool strong = false;   ///< ld/st `.volatile`: relaxed at system scope, not a plain access
   std::optional<Collective> collective;
   SourceLoc loc;
   std::string text;  ///< the instruction as written, trimmed, for messages

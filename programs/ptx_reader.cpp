@@ -927,7 +927,11 @@ void EntryReader::read_memory(Instruction& in, const Opcode& op,
   bool has_space = false;
   for (std::size_t i = 0; i + 1 < op.quals.size(); ++i) {
     const auto q = op.quals[i];
-    if (q == "nc" || q == "volatile") continue;  // the model has no caches for them to bypass
+    if (q == "nc") continue;  // the model has no caches for it to bypass
+    if (q == "volatile") {
+      in.strong = true;  // the memory model counts it as a relaxed system-scope access
+      continue;
+    }
     if (q == "local" || q == "const")
       op.unsupported("the ." + std::string(q) + " state space is not supported");
     const auto s = space_of(q);

@@ -1,0 +1,289 @@
+// Block barriers in the step semantics. Each barrier number keeps the arrivals of its open phase
+// in order, several per thread where a thread arrives again (bar.arrive goes on). A warp arrives
+// once every live thread of it has arrived: its n-th arrival is formed when each of its live
+// threads has arrived n times, and a thread at bar.arrive waits for that (it waits for its own
+// warp, not for the block). A phase completes, by the model's rule, when every warp with a live
+// thread has arrived (no thread count) or when the warps that have arrived hold the count b;
+// it takes the warp arrivals in the order they formed, b/32 of them, and leaves the rest for the
+// next phase. `model::evaluate_cta` judges the phase taken (its UB clauses and bar.red's
+// results), and a phase left open when nothing can move is judged the same way.
+#include <algorithm>
+#include <map>
+
+#include "model/eval.hpp"
+#include "programs/machine.hpp"
+#include "programs/machine_detail.hpp"
+#include "spec/cta.hpp"
+
+namespace warpspec::programs::detail {
+namespace {
+
+// One formed warp arrival: its warp, which of its arrivals (0 the first), and the index in the
+// phase of the arrival that completed it.
+struct WarpArrival {
+  unsigned warp, nth;
+  std::size_t formed_at;
+};
+
+// The warp arrivals formed in the open phase `ph`, in the order they formed.
+std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph) {
+  std::vector<WarpArrival> out;
+  const auto n = static_cast<unsigned>(m.threads.size());
+  for (unsigned w = 0; w * kWarp < n; ++w) {
+    const auto [lo, hi] = warp_threads(n, w);
+    // Per thread of the warp, where in the phase each of its arrivals is.
+    std::vector<std::vector<std::size_t>> at(hi - lo);
+    for (std::size_t i = 0; i < ph.size(); ++i)
+      if (ph[i].thread >= lo && ph[i].thread < hi) at[ph[i].thread - lo].push_back(i);
+    for (unsigned nth = 0;; ++nth) {
+      std::size_t last = 0;
+      bool whole = true, any = false;
+      for (unsigned t = lo; t < hi; ++t) {
+        const auto& mine = at[t - lo];
+        if (nth < mine.size()) {
+          last = std::max(last, mine[nth]);
+          any = true;
+        } else if (m.threads[t].status != Status::Exited) {
+          whole = false;  // a live thread has not arrived this often
+        }
+      }
+      if (!whole || !any) break;
+      out.push_back({w, nth, last});
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const WarpArrival& a, const WarpArrival& b) { return a.formed_at < b.formed_at; });
+  return out;
+}
+
+bool warp_is_live(const Machine& m, unsigned w) {
+  const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
+  for (unsigned t = lo; t < hi; ++t)
+    if (m.threads[t].status != Status::Exited) return true;
+  return false;
+}
+
+// The warp arrivals a phase of `ph` takes if it completes now; empty when it does not.
+std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>& ph) {
+  if (ph.empty()) return {};
+  const auto all = formed(m, ph);
+  if (!ph.front().counted) {
+    // Every warp with a live thread must have arrived; each arrives once in the phase.
+    std::vector<WarpArrival> take;
+    for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
+      auto it = std::find_if(all.begin(), all.end(),
+                             [&](const WarpArrival& a) { return a.warp == w && a.nth == 0; });
+      if (it != all.end())
+        take.push_back(*it);
+      else if (warp_is_live(m, w))
+        return {};
+    }
+    return take;
+  }
+  const uint32_t b = ph.front().count;
+  const std::size_t warps = (b + kWarp - 1) / kWarp;
+  if (b == 0 || all.size() < warps) return {};
+  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(warps)};
+}
+
+// Splits `ph` into the arrivals the warp arrivals `take` consist of, and the rest.
+std::vector<Arrival> take_out(std::vector<Arrival>& ph, const std::vector<WarpArrival>& take,
+                              unsigned block) {
+  std::vector<Arrival> taken, rest;
+  std::map<unsigned, unsigned> seen;  // per thread, its arrivals met so far
+  for (auto& a : ph) {
+    const unsigned w = a.thread / kWarp, nth = seen[a.thread]++;
+    const bool in = std::any_of(take.begin(), take.end(),
+                                [&](const WarpArrival& x) { return x.warp == w && x.nth == nth; });
+    (in ? taken : rest).push_back(std::move(a));
+  }
+  (void)block;
+  ph = std::move(rest);
+  return taken;
+}
+
+// The model's verdict on a phase made of `arrivals`: the block state it sees and the result.
+model::CtaResult judge(const Program& p, const Launch& l, const Machine& m,
+                       const std::vector<Arrival>& arrivals, const Arrival*& lead) {
+  // The instruction evaluated: the first waiting thread's (bar.arrive only when none waits).
+  lead = &arrivals.front();
+  for (const auto& a : arrivals)
+    if (m.threads[a.thread].status == Status::Waits &&
+        p.code[a.pc].collective->parsed.instr.form != spec::FormId::BarArrive) {
+      lead = &a;
+      break;
+    }
+  spec::Instr instr = p.code[lead->pc].collective->parsed.instr;
+  model::Cta cta = model::make_cta(l.threads);
+  for (unsigned t = 0; t < l.threads; ++t) {
+    cta.arrive[t] = false;
+    cta.exited[t] = m.threads[t].status == Status::Exited;
+  }
+  for (const auto& a : arrivals) {
+    const auto& c = *p.code[a.pc].collective;
+    cta.arrive[a.thread] = true;
+    cta.exited[a.thread] = false;
+    cta.partner[a.thread] = c.parsed.instr.form != instr.form;
+    cta.bar[a.thread] = a.bar;
+    cta.count[a.thread] = a.count;
+    cta.pred[a.thread] = a.pred;
+  }
+  // Each thread's operands are in the state; the instruction keeps no immediate of its own.
+  instr.imm_bar.reset();
+  instr.imm_count.reset();
+  return model::evaluate_cta(instr, cta, l.target);
+}
+
+std::optional<Finding> ub_of(const Program& p, const model::CtaResult& r,
+                             const std::vector<Arrival>& arrivals, const Arrival* lead) {
+  if (r.ub.empty()) return std::nullopt;
+  // The most specific clause: "never gets through" only where nothing says why.
+  const auto& u = r.ub.size() > 1 && r.ub.front().clause == spec::ClauseId::CtaUbNotReached
+                      ? r.ub[1]
+                      : r.ub.front();
+  uint32_t pc = lead->pc;
+  for (const auto& a : arrivals)
+    if (a.thread == u.threads.front()) pc = a.pc;
+  return finding(std::string(spec::clause_info(u.clause).key),
+                 thread_ranges(u.threads) + " at " + where(p, pc) + ": " +
+                     std::string(spec::clause_info(u.clause).text),
+                 u.threads, {p.code[pc].loc});
+}
+
+// CUDA allows __syncthreads in conditional code only where the condition is the same in the
+// whole block: then every thread meets it at one instruction.
+std::optional<Finding> divergent(const Program& p, std::size_t k, const std::vector<Arrival>& ph) {
+  if (ph.front().counted) return std::nullopt;
+  if (std::all_of(ph.begin(), ph.end(), [&](const Arrival& a) { return a.pc == ph.front().pc; }))
+    return std::nullopt;
+  std::map<uint32_t, std::vector<unsigned>> at;
+  std::vector<unsigned> ts;
+  std::vector<SourceLoc> locs;
+  for (const auto& b : ph) {
+    at[b.pc].push_back(b.thread);
+    ts.push_back(b.thread);
+  }
+  std::string text = "barrier " + std::to_string(k) + " is reached by ";
+  for (const auto& [pc, group] : at) {
+    if (!locs.empty()) text += " and by ";
+    text += thread_ranges(group) + " at " + where(p, pc);
+    locs.push_back(p.code[pc].loc);
+  }
+  return finding(std::string(clause_key(ProgramClause::BarrierDivergent)), text, ts, locs);
+}
+
+// Completes one phase of barrier slot k, made of `taken`.
+void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
+              const std::vector<Arrival>& taken) {
+  const Arrival* lead = nullptr;
+  const auto r = judge(p, l, m, taken, lead);
+  if (auto f = ub_of(p, r, taken, lead)) {
+    m.stop = *f;
+    return;
+  }
+  if (auto f = divergent(p, k, taken)) {
+    m.stop = *f;
+    return;
+  }
+  // Which warps form a counted phase depends on which arrived first, and other live threads
+  // could still have come: that order is taken as the threads ran.
+  if (taken.front().counted)
+    for (unsigned t = 0; t < l.threads; ++t)
+      if (m.threads[t].status != Status::Exited &&
+          std::none_of(taken.begin(), taken.end(), [&](const Arrival& a) { return a.thread == t; }))
+        m.one_order = true;
+  // Every arrival happens before every waiting thread goes on.
+  std::vector<uint32_t> joined(m.threads.size(), 0);
+  for (const auto& a : taken)
+    for (std::size_t i = 0; i < joined.size(); ++i) joined[i] = std::max(joined[i], a.clock[i]);
+  for (const auto& a : taken) {
+    auto& th = m.threads[a.thread];
+    // A thread that arrived through bar.arrive has gone on; one that waits is released.
+    if (th.status != Status::Waits || th.pc != a.pc ||
+        p.code[a.pc].collective->parsed.instr.form == spec::FormId::BarArrive)
+      continue;
+    for (std::size_t i = 0; i < joined.size(); ++i) th.clock[i] = std::max(th.clock[i], joined[i]);
+    th.clock[a.thread]++;
+    const auto& c = *p.code[th.pc].collective;
+    if (c.d) {
+      th.regs[*c.d] = r.outcome.d[a.thread];
+      th.undef[*c.d] = 0;
+    }
+    th.status = Status::Runs;
+    th.path = 0;
+    th.pc++;
+  }
+}
+
+// Threads at bar.arrive whose warp has formed their latest arrival go on.
+bool release_arrivers(const Program& p, Machine& m) {
+  bool moved = false;
+  for (std::size_t k = 0; k < m.phase.size(); ++k) {
+    const auto& ph = m.phase[k];
+    if (ph.empty()) continue;
+    std::map<unsigned, unsigned> count, formed_n;
+    for (const auto& a : ph) count[a.thread]++;
+    for (const auto& w : formed(m, ph)) formed_n[w.warp] = std::max(formed_n[w.warp], w.nth + 1);
+    for (const auto& [t, n] : count) {
+      auto& th = m.threads[t];
+      if (th.status != Status::Waits || !is_block_barrier(p.code[th.pc]) ||
+          p.code[th.pc].collective->parsed.instr.form != spec::FormId::BarArrive)
+        continue;
+      if (formed_n[t / kWarp] < n) continue;
+      th.status = Status::Runs;
+      th.pc++;
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+}  // namespace
+
+bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
+  auto& th = m.threads[t];
+  const auto& in = p.code[th.pc];
+  const auto& c = *in.collective;
+  const Val k = reg_or(th, c.bar, c.parsed.instr.imm_bar, 0);
+  const Val n = reg_or(th, c.count, c.parsed.instr.imm_count, 0);
+  const Val pred = c.a ? Val{th.regs[*c.a] != 0, th.undef[*c.a] != 0} : Val{};
+  if (k.undef || n.undef || pred.undef) {
+    m.stop =
+        finding(std::string(clause_key(ProgramClause::UndefinedControl)),
+                "a barrier operand is an undefined value at " + where(p, th.pc), {t}, {in.loc});
+    return false;
+  }
+  // A number past the last barrier gets a phase of its own, where the model's clause for it
+  // fires when the phase is judged.
+  const std::size_t slot = std::min<uint64_t>(k.v, spec::kCtaBarriers);
+  m.phase[slot].push_back({t, th.pc, static_cast<uint32_t>(k.v), static_cast<uint32_t>(n.v),
+                           static_cast<uint32_t>(pred.v), c.parsed.instr.has_count, th.clock});
+  // What the thread does after bar.arrive is not released by this arrival.
+  if (c.parsed.instr.form == spec::FormId::BarArrive) th.clock[t]++;
+  th.status = Status::Waits;
+  return true;
+}
+
+bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
+  bool moved = release_arrivers(p, m);
+  for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)
+    for (auto take = completing(m, m.phase[k]); !take.empty() && !m.stop;
+         take = completing(m, m.phase[k])) {
+      complete(p, l, m, k, take_out(m.phase[k], take, l.threads));
+      moved = release_arrivers(p, m) || true;
+    }
+  return moved;
+}
+
+std::vector<Finding> open_phase_findings(const Program& p, const Launch& l, const Machine& m) {
+  std::vector<Finding> out;
+  for (std::size_t k = 0; k < m.phase.size(); ++k) {
+    if (m.phase[k].empty()) continue;
+    const Arrival* lead = nullptr;
+    const auto r = judge(p, l, m, m.phase[k], lead);
+    if (auto f = ub_of(p, r, m.phase[k], lead)) out.push_back(*f);
+  }
+  return out;
+}
+
+}  // namespace warpspec::programs::detail
