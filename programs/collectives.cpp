@@ -75,8 +75,7 @@ std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t
 
 // The groups of `ts` (threads at one __activemask) offered: every non-empty subset when there
 // are at most `limit`. Else a bounded few, chosen so that the states they lead to stay few: all
-// of them together, the lowest thread alone (the rest are offered again afterwards), and each
-// set of threads that took the same branches since they last met.
+// of them together, and each set of threads that took the same branches since they last met.
 std::vector<std::vector<unsigned>> groupings(const Machine& m, const std::vector<unsigned>& ts,
                                              unsigned limit, bool& bounded) {
   std::vector<std::vector<unsigned>> out;
@@ -91,7 +90,6 @@ std::vector<std::vector<unsigned>> groupings(const Machine& m, const std::vector
   }
   bounded = true;
   out.push_back(ts);
-  out.push_back({ts.front()});
   std::map<uint64_t, std::vector<unsigned>> by_path;
   for (unsigned t : ts) by_path[m.threads[t].path].push_back(t);
   if (by_path.size() > 1)

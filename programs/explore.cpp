@@ -12,6 +12,7 @@ namespace {
 struct Node {
   Machine m;
   std::vector<std::string> path;
+  bool widened = false;  // reached through the other warps' choices after a finding
 };
 
 PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const Machine& m) {
@@ -126,7 +127,7 @@ bool Exploration::any_finding(std::string_view key) const {
 
 Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) {
   Exploration x;
-  Node root{start(p, l), {}};
+  Node root{start(p, l), {}, false};
   settle(p, l, root.m);
   x.steps = root.m.steps;
   // Breadth first, so that the first path found to each outcome is a shortest one.
@@ -153,23 +154,24 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
       break;
     }
     std::vector<Node> next;
-    auto follow = [&](const Choice& c) {
-      Node child{n.m, n.path};
+    auto follow = [&](const Choice& c, bool widened) {
+      Node child{n.m, n.path, widened};
       child.path.push_back(describe(p, n.m, c));
       apply(p, l, child.m, c);
       x.steps += child.m.steps - n.m.steps;
       next.push_back(std::move(child));
     };
-    for (const auto& c : cs) follow(c);
+    for (const auto& c : cs) follow(c, n.widened);
     // A path ends at its first finding. Where one of the first warp's choices ends it, the
-    // other warps' choices are followed from here too, so that what they would find (a race,
-    // another clause) is not hidden behind it.
-    if (o.reduce && std::any_of(next.begin(), next.end(), [](const Node& c) { return c.m.stop; }))
+    // other warps' choices are followed from here too, once on a path, so that what they
+    // would find (a race, another clause) is not hidden behind it.
+    if (o.reduce && !n.widened &&
+        std::any_of(next.begin(), next.end(), [](const Node& c) { return c.m.stop; }))
       for (const auto& c : choices(p, n.m, o.activemask_limit, bounded, false))
         if (std::none_of(cs.begin(), cs.end(), [&](const Choice& d) {
               return d.kind == c.kind && d.threads == c.threads;
             }))
-          follow(c);
+          follow(c, true);
     for (auto& c : next) queue.push_back(std::move(c));
     if (queue.size() > o.max_states) {
       x.complete = false;
@@ -189,8 +191,8 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     x.complete = false;
     x.limits.push_back("more than " + std::to_string(o.activemask_limit) +
                        " threads stood at one __activemask: not every grouping of them was "
-                       "explored, only all together, the lowest alone, and each set that took "
-                       "the same branches (--activemask-limit)");
+                       "explored, only all together and each set that took the same branches "
+                       "(--activemask-limit)");
   }
   if (strong_order) {
     x.complete = false;

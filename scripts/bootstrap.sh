@@ -78,6 +78,9 @@ slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.(report_suites|report$)'
 slow+='|capture_check_cli_corpus(_exit)?'
 slow+='|Suite\.(DefaultSuiteCovers|UbVectorsComeLast)|Check\.TheModelsOwnResultsAgree'
 slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
+# Whole kernels replayed against the H100's launches: explorations of hundreds of kernels, whose
+# step semantics the program tests run under the sanitizers.
+slow+='|GeneratedKernels\.|Hardware\.Every'
 (cd "$asan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -E "^($slow)") \
    || asan_status=$?
 if [ "$asan_status" -ne 0 ]; then

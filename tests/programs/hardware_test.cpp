@@ -44,7 +44,7 @@ Tally replay(const std::string& manifest_path, const std::string& records) {
           << name << " hung on the GPU; warpspec run predicts neither a deadlock nor UB";
       continue;
     }
-    if (x.any(PathEnd::Kind::Race) || x.any(PathEnd::Kind::Undefined)) {
+    if (x.any(PathEnd::Kind::Race) || x.any_undefined()) {
       ++n.unpredicted_memory;  // a race or UB ends the path: no memory is predicted
       continue;
     }
