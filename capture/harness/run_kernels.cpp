@@ -179,6 +179,15 @@ struct Job {
 // a hang, its process is killed (which ends the kernel) and a new one goes on after it.
 void run_jobs(const std::vector<Job>& jobs, int deadline_ms, std::ostream& out) {
   std::size_t next = 0;
+  // The answer to job `next`, named and written; the next job is then waited for.
+  auto record = [&](json r) {
+    r["kernel"] = (*jobs[next].kernel)["name"];
+    r["run"] = jobs[next].run;
+    out << r.dump() << "\n";
+    std::cerr << r["kernel"].get<std::string>() << " run " << jobs[next].run << ": "
+              << r["status"].get<std::string>() << "\n";
+    ++next;
+  };
   while (next < jobs.size()) {
     int fd[2];
     if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
@@ -213,14 +222,7 @@ void run_jobs(const std::vector<Job>& jobs, int deadline_ms, std::ostream& out) 
         pending.erase(0, nl + 1);
         last = std::chrono::steady_clock::now();
         if (line == "ready") continue;
-        json r = json::parse(line);
-        r["kernel"] = (*jobs[next].kernel)["name"];
-        r["run"] = jobs[next].run;
-        out << r.dump() << "\n";
-        std::cerr << r["kernel"].get<std::string>() << " run " << jobs[next].run << ": "
-                  << r["status"].get<std::string>() << "\n";
-        ++next;
-        last = std::chrono::steady_clock::now();
+        record(json::parse(line));
       }
     }
     close(fd[0]);
@@ -230,12 +232,7 @@ void run_jobs(const std::vector<Job>& jobs, int deadline_ms, std::ostream& out) 
     if (next < jobs.size() && (hung || status != 0)) {
       json r{{"status", hung ? "hang" : "error"}};
       if (!hung) r["error"] = "the process ended during the launch";
-      r["kernel"] = (*jobs[next].kernel)["name"];
-      r["run"] = jobs[next].run;
-      out << r.dump() << "\n";
-      std::cerr << r["kernel"].get<std::string>() << " run " << jobs[next].run << ": "
-                << r["status"].get<std::string>() << "\n";
-      ++next;
+      record(std::move(r));
     }
   }
 }
