@@ -249,9 +249,12 @@ struct Exec {
         break;
       case Op::Mul:
       case Op::Mad: {
-        const __int128 x = s ? __int128{sa} : __int128{static_cast<__int128>(a.v)};
-        const __int128 y = s ? __int128{sb} : __int128{static_cast<__int128>(b.v)};
-        const __int128 prod = x * y;
+        // In unsigned 128-bit arithmetic, which wraps: the operands extended as their type
+        // says, and the product's low 128 bits are the same for signed and unsigned.
+        using U128 = unsigned __int128;
+        const U128 x = s ? static_cast<U128>(static_cast<__int128>(sa)) : U128{a.v};
+        const U128 y = s ? static_cast<U128>(static_cast<__int128>(sb)) : U128{b.v};
+        const U128 prod = x * y;
         if (in.mul == MulMode::Lo) r.v = static_cast<uint64_t>(prod);
         if (in.mul == MulMode::Hi) r.v = static_cast<uint64_t>(prod >> w);
         if (in.mul == MulMode::Wide) r.v = static_cast<uint64_t>(prod);
@@ -267,7 +270,7 @@ struct Exec {
         if (b.v == 0) return {0, true};  // the quotient of a division by zero is not specified
         if (s) {
           if (sb == -1)
-            r.v = in.op == Op::Div ? static_cast<uint64_t>(-sa) : 0;
+            r.v = in.op == Op::Div ? 0 - a.v : 0;  // the quotient of x / -1 wraps
           else
             r.v = static_cast<uint64_t>(in.op == Op::Div ? sa / sb : sa % sb);
         } else {
