@@ -301,6 +301,30 @@ struct Exec {
       case Op::Not:
         r.v = in.type == Type::Pred ? (a.v == 0) : ~a.v;
         break;
+      case Op::Bfe: {
+        // PTX bfe: `len` bits of a from `pos`, sign-extended from the field's top bit (or a's)
+        // for the signed types; bits past a's top read that bit, or 0.
+        const Val pos = src(1, 32), len = src(2, 32);
+        const uint64_t p = pos.v & 0xff, n = len.v & 0xff;
+        const bool sbit = s && n != 0 && (a.v >> std::min<uint64_t>(p + n - 1, w - 1) & 1);
+        uint64_t d = 0;
+        for (uint64_t i = 0; i < w; ++i) {
+          const bool bit = i < n && p + i < w ? (a.v >> (p + i) & 1) : sbit;
+          d |= uint64_t{bit} << i;
+        }
+        r = {d, a.undef || pos.undef || len.undef};
+        break;
+      }
+      case Op::Bfi: {
+        // PTX bfi: b with `len` bits from `pos` replaced by a's low bits.
+        const Val pos = src(2, 32), len = src(3, 32);
+        const uint64_t p = pos.v & 0xff, n = len.v & 0xff;
+        uint64_t d = b.v;
+        for (uint64_t i = 0; i < n && p + i < w; ++i)
+          d = (d & ~(uint64_t{1} << (p + i))) | ((a.v >> i & 1) << (p + i));
+        r = {d, a.undef || b.undef || pos.undef || len.undef};
+        break;
+      }
       case Op::Shl: {
         const Val n = src(1, 32);
         r = {n.v >= w ? 0 : a.v << n.v, a.undef || n.undef};

@@ -94,6 +94,8 @@ enum class Op : uint8_t {
   Not,
   Shl,
   Shr,
+  Bfe,  ///< bit field extract: a, bit position, length
+  Bfi,  ///< bit field insert: a into b, bit position, length
   Setp,
   Selp,
   Ld,

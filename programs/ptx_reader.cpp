@@ -714,7 +714,7 @@ void EntryReader::read_instruction() {
 void EntryReader::read_by_opcode(Instruction& in, const Opcode& op, std::size_t text_begin) {
   static constexpr std::string_view kArith[] = {"add", "sub", "mul", "mad", "div", "rem",
                                                 "min", "max", "neg", "abs", "and", "or",
-                                                "xor", "not", "shl", "shr"};
+                                                "xor", "not", "shl", "shr", "bfe", "bfi"};
   const bool arith = std::find(std::begin(kArith), std::end(kArith), op.head) != std::end(kArith);
   const bool collective = is_collective_head(op.head);
   const bool known = arith || collective || op.head == "mov" || op.head == "ld" ||
@@ -846,15 +846,15 @@ void EntryReader::read_address(Instruction& in, const RawOperand& r) const {
 
 // ---------------------------------------------------------------- instruction families
 
-// add sub mul mad div rem min max neg abs and or xor not shl shr over integer types (and .pred
-// for the logical ones). `.wide` doubles the destination (and mad's addend).
+// add sub mul mad div rem min max neg abs and or xor not shl shr bfe bfi over integer types (and
+// .pred for the logical ones). `.wide` doubles the destination (and mad's addend).
 void EntryReader::read_arith(Instruction& in, const Opcode& op,
                              const std::vector<RawOperand>& ops) {
   static constexpr std::pair<std::string_view, Op> kOps[] = {
-      {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad},
-      {"div", Op::Div}, {"rem", Op::Rem}, {"min", Op::Min}, {"max", Op::Max},
-      {"neg", Op::Neg}, {"abs", Op::Abs}, {"and", Op::And}, {"or", Op::Or},
-      {"xor", Op::Xor}, {"not", Op::Not}, {"shl", Op::Shl}, {"shr", Op::Shr}};
+      {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad}, {"div", Op::Div},
+      {"rem", Op::Rem}, {"min", Op::Min}, {"max", Op::Max}, {"neg", Op::Neg}, {"abs", Op::Abs},
+      {"and", Op::And}, {"or", Op::Or},   {"xor", Op::Xor}, {"not", Op::Not}, {"shl", Op::Shl},
+      {"shr", Op::Shr}, {"bfe", Op::Bfe}, {"bfi", Op::Bfi}};
   for (auto [name, o] : kOps)
     if (name == op.head) in.op = o;
   const bool has_mode = in.op == Op::Mul || in.op == Op::Mad;
@@ -876,12 +876,17 @@ void EntryReader::read_arith(Instruction& in, const Opcode& op,
     op.unsupported(".wide needs a 16- or 32-bit type");
   const Type wide_type = wide ? (bits(in.type) == 16 ? Type::B32 : Type::B64) : in.type;
   const bool unary = in.op == Op::Neg || in.op == Op::Abs || in.op == Op::Not;
-  const std::size_t sources = unary ? 1 : in.op == Op::Mad ? 3 : 2;
+  const std::size_t sources = unary                                  ? 1
+                              : in.op == Op::Mad || in.op == Op::Bfe ? 3
+                              : in.op == Op::Bfi                     ? 4
+                                                                     : 2;
   expect_count(op, ops, 1 + sources);
   in.dst.push_back(reg_operand(ops[0], wide_type));
   for (std::size_t i = 1; i <= sources; ++i) {
-    const bool shift_amount = (in.op == Op::Shl || in.op == Op::Shr) && i == 2;
-    in.src.push_back(value(ops[i], shift_amount ? Type::U32 : i == 3 ? wide_type : in.type));
+    // A shift amount, and bfe's and bfi's bit position and length, are 32-bit.
+    const bool u32 = ((in.op == Op::Shl || in.op == Op::Shr) && i == 2) ||
+                     (in.op == Op::Bfe && i >= 2) || (in.op == Op::Bfi && i >= 3);
+    in.src.push_back(value(ops[i], u32 ? Type::U32 : i == 3 && has_mode ? wide_type : in.type));
   }
 }
 

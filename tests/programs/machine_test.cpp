@@ -492,3 +492,35 @@ $L_join:
 
 }  // namespace
 }  // namespace warpspec::programs
+
+namespace warpspec::programs {
+namespace {
+
+TEST(Programs, BitFieldExtractAndInsertFollowThePtxRules) {
+  // Worked from the PTX ISA's bfe/bfi pseudocode: bits 4-11 of 0xf0f0f0f0; the 4-bit field
+  // 0xf at bit 8, sign-extended; a field running past bit 31 filled with a's top bit; 0b1010
+  // put into bits 4-7 of all ones; a field of length 0.
+  const auto x = run(kEntry + R"(
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd2, %rd1;
+  bfe.u32 %r1, 0xf0f0f0f0, 4, 8;
+  bfe.s32 %r2, 0x00000f00, 8, 4;
+  bfe.s32 %r3, 0x80000000, 28, 8;
+  bfi.b32 %r4, 0xa, 0xffffffff, 4, 4;
+  bfe.u32 %r5, 0xffffffff, 3, 0;
+  st.global.u32 [%rd2], %r1;
+  st.global.u32 [%rd2+4], %r2;
+  st.global.u32 [%rd2+8], %r3;
+  st.global.u32 [%rd2+12], %r4;
+  st.global.u32 [%rd2+16], %r5;
+  ret;
+}
+)",
+                     1, {zeros(5)});
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].words[0],
+            (std::vector<uint32_t>{0x0f, 0xffffffffu, 0xfffffff8u, 0xffffffafu, 0}));
+}
+
+}  // namespace
+}  // namespace warpspec::programs
