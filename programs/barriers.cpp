@@ -87,8 +87,7 @@ std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>
 }
 
 // Splits `ph` into the arrivals the warp arrivals `take` consist of, and the rest.
-std::vector<Arrival> take_out(std::vector<Arrival>& ph, const std::vector<WarpArrival>& take,
-                              unsigned block) {
+std::vector<Arrival> take_out(std::vector<Arrival>& ph, const std::vector<WarpArrival>& take) {
   std::vector<Arrival> taken, rest;
   std::map<unsigned, unsigned> seen;  // per thread, its arrivals met so far
   for (auto& a : ph) {
@@ -97,7 +96,6 @@ std::vector<Arrival> take_out(std::vector<Arrival>& ph, const std::vector<WarpAr
                                 [&](const WarpArrival& x) { return x.warp == w && x.nth == nth; });
     (in ? taken : rest).push_back(std::move(a));
   }
-  (void)block;
   ph = std::move(rest);
   return taken;
 }
@@ -269,7 +267,7 @@ bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
   for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)
     for (auto take = completing(m, m.phase[k]); !take.empty() && !m.stop;
          take = completing(m, m.phase[k])) {
-      complete(p, l, m, k, take_out(m.phase[k], take, l.threads));
+      complete(p, l, m, k, take_out(m.phase[k], take));
       moved = release_arrivers(p, m) || true;
     }
   return moved;

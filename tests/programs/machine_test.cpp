@@ -524,3 +524,35 @@ TEST(Programs, BitFieldExtractAndInsertFollowThePtxRules) {
 
 }  // namespace
 }  // namespace warpspec::programs
+
+namespace warpspec::programs {
+namespace {
+
+TEST(Programs, TheDigestTellsApartWhatSameStateTellsApart) {
+  // The explorer keeps digests only: two states that differ in a register, a barrier arrival's
+  // operands or a volatile-order flag must get different digests, and equal states equal ones.
+  // One warp waits at a barrier that counts two: its phase stays open.
+  const Program p = read_or_fail(kEntry + "  bar.sync 1, 64;\n  ret;\n}\n");
+  Launch l;
+  l.threads = 32;
+  l.params = {zeros(1)};
+  Machine a = start(p, l);
+  settle(p, l, a);
+  ASSERT_FALSE(a.phase[1].empty());
+  Machine b = a;
+  EXPECT_TRUE(same_state(a, b));
+  EXPECT_EQ(digest(a), digest(b));
+  auto differs = [&](auto change) {
+    Machine c = a;
+    change(c);
+    EXPECT_FALSE(same_state(a, c));
+    EXPECT_NE(digest(a), digest(c));
+  };
+  differs([](Machine& c) { c.threads[3].regs[0] ^= 1; });
+  differs([](Machine& c) { c.phase[1].front().count = 96; });
+  differs([](Machine& c) { c.strong_order = true; });
+  differs([](Machine& c) { c.one_order = true; });
+}
+
+}  // namespace
+}  // namespace warpspec::programs
