@@ -103,7 +103,9 @@ std::vector<Arrival> take_out(std::vector<Arrival>& ph, const std::vector<WarpAr
 // The model's verdict on a phase made of `arrivals`: the block state it sees and the result.
 model::CtaResult judge(const Program& p, const Launch& l, const Machine& m,
                        const std::vector<Arrival>& arrivals, const Arrival*& lead) {
-  // The instruction evaluated: the first waiting thread's (bar.arrive only when none waits).
+  // The instruction evaluated: a bar.red's where there is one (the model's partner of bar.red
+  // is bar.sync, so a phase that mixes them is judged cta.ub.red_mixed), else the first waiting
+  // thread's (bar.arrive only when none waits).
   lead = &arrivals.front();
   for (const auto& a : arrivals)
     if (m.threads[a.thread].status == Status::Waits &&
@@ -111,6 +113,14 @@ model::CtaResult judge(const Program& p, const Launch& l, const Machine& m,
       lead = &a;
       break;
     }
+  for (const auto& a : arrivals) {
+    const auto form = p.code[a.pc].collective->parsed.instr.form;
+    if (form == spec::FormId::BarRedPopc || form == spec::FormId::BarRedAnd ||
+        form == spec::FormId::BarRedOr) {
+      lead = &a;
+      break;
+    }
+  }
   spec::Instr instr = p.code[lead->pc].collective->parsed.instr;
   model::Cta cta = model::make_cta(l.threads);
   for (unsigned t = 0; t < l.threads; ++t) {
@@ -149,10 +159,15 @@ std::optional<Finding> ub_of(const Program& p, const model::CtaResult& r,
 }
 
 // CUDA allows __syncthreads in conditional code only where the condition is the same in the
-// whole block: then every thread meets it at one instruction.
+// whole block: then every thread meets it at one instruction. The PTX ISA asks the same of every
+// .aligned barrier (all bar spellings); barrier without .aligned may be reached from different
+// instructions.
 std::optional<Finding> divergent(const Program& p, std::size_t k, const std::vector<Arrival>& ph) {
   if (ph.front().counted) return std::nullopt;
   if (std::all_of(ph.begin(), ph.end(), [&](const Arrival& a) { return a.pc == ph.front().pc; }))
+    return std::nullopt;
+  if (std::none_of(ph.begin(), ph.end(),
+                   [&](const Arrival& a) { return p.code[a.pc].collective->parsed.aligned; }))
     return std::nullopt;
   std::map<uint32_t, std::vector<unsigned>> at;
   std::vector<unsigned> ts;
@@ -184,8 +199,9 @@ void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
     return;
   }
   // Which warps form a counted phase depends on which arrived first, and other live threads
-  // could still have come: that order is taken as the threads ran.
-  if (taken.front().counted)
+  // could still have come. Under independent scheduling that order is a choice (a thread stops
+  // before a counted barrier, Status::AtBarrier); lockstep takes it as the threads ran.
+  if (taken.front().counted && !m.stacks.empty())
     for (unsigned t = 0; t < l.threads; ++t)
       if (m.threads[t].status != Status::Exited &&
           std::none_of(taken.begin(), taken.end(), [&](const Arrival& a) { return a.thread == t; }))

@@ -223,10 +223,25 @@ std::string positions(const Program& p, const Machine& m, const std::vector<unsi
 
 }  // namespace
 
+// The arrivals that threads standing before counted barriers can make, one group per warp and
+// instruction, and each group's barrier number (UINT64_MAX where it is undefined: arriving
+// reports that).
+std::vector<std::pair<uint64_t, Choice>> barrier_arrivals(const Program& p, const Machine& m) {
+  std::map<std::pair<unsigned, uint32_t>, std::vector<unsigned>> groups;  // (warp, pc)
+  for (unsigned t = 0; t < m.threads.size(); ++t)
+    if (m.threads[t].status == Status::AtBarrier) groups[{t / kWarp, m.threads[t].pc}].push_back(t);
+  std::vector<std::pair<uint64_t, Choice>> out;
+  for (auto& [at, ts] : groups) {
+    const auto& c = *p.code[at.second].collective;
+    const Val k = reg_or(m.threads[ts.front()], c.bar, c.parsed.instr.imm_bar, 0);
+    out.push_back({k.undef ? UINT64_MAX : k.v, {Choice::Kind::Arrive, std::move(ts)}});
+  }
+  return out;
+}
+
 // Choices of different warps commute (their threads are disjoint, memory between
-// synchronisations is race-checked, and a barrier completes the same whichever warp came first,
-// except for counted barriers, which Machine::one_order reports), so only the first warp with a
-// choice is offered: a persistent set. Within that warp, a ready group that overlaps no other
+// synchronisations is race-checked, and a barrier without a count completes the same whichever
+// warp came first), so only the first warp with a choice is offered: a persistent set. Within that warp, a ready group that overlaps no other
 // group simply executes. Waiting could only let a thread that arrives later join it, and such
 // a thread names members whose masks do not name it: undefined behaviour whether it joins (the
 // masks mismatch) or not (it waits for threads that have gone on), so no verdict is lost, only
@@ -261,12 +276,26 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
     if (reduce && !out.empty()) return out;
     all.insert(all.end(), out.begin(), out.end());
   }
+  // Arrivals at counted barriers: which warps fill a phase depends on their order. Every other
+  // choice commutes with an arrival (it neither adds to a phase nor reads one), and arrivals at
+  // different barrier numbers commute, so reduced, they are offered when nothing else is left,
+  // those at the lowest number only, in every order.
+  auto arrivals = barrier_arrivals(p, m);
+  if (!arrivals.empty()) {
+    uint64_t lowest = UINT64_MAX;
+    for (const auto& a : arrivals) lowest = std::min(lowest, a.first);
+    for (auto& a : arrivals)
+      if (!reduce || a.first == lowest) all.push_back(std::move(a.second));
+  }
   return all;
 }
 
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
   if (c.kind == Choice::Kind::PathOrder) {
     order_paths(m, c);
+  } else if (c.kind == Choice::Kind::Arrive) {
+    for (unsigned t : c.threads)
+      if (!m.stop) arrive_at_barrier(p, m, t);
   } else if (c.kind == Choice::Kind::Collective) {
     execute_group(p, l, m, c.threads);
   } else {
@@ -329,8 +358,13 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
     // Without a thread count the barrier is __syncthreads: live threads that never come mean
     // its condition was not the same across the block, which CUDA leaves undefined.
     // With one, the model may have a clause of its own (a count the block cannot reach, ...).
-    std::string clause(clause_key(m.phase[k].front().counted ? ProgramClause::BarrierNeverCompletes
-                                                             : ProgramClause::BarrierDivergent));
+    // Without .aligned, threads that never come make a deadlock, not a divergent barrier.
+    const bool aligned = std::any_of(m.phase[k].begin(), m.phase[k].end(), [&](const Arrival& a) {
+      return p.code[a.pc].collective->parsed.aligned;
+    });
+    std::string clause(clause_key(m.phase[k].front().counted || !aligned
+                                      ? ProgramClause::BarrierNeverCompletes
+                                      : ProgramClause::BarrierDivergent));
     for (const auto& f : open)
       if (f.key != spec::clause_info(spec::ClauseId::CtaUbNotReached).key &&
           std::any_of(f.threads.begin(), f.threads.end(),

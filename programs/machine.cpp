@@ -469,7 +469,9 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
     }
     moved = true;
     if (in.op == Op::Collective) {
-      if (is_block_barrier(in))
+      if (is_block_barrier(in) && in.collective->parsed.instr.has_count && m.stacks.empty())
+        th.status = Status::AtBarrier;
+      else if (is_block_barrier(in))
         arrive_at_barrier(p, m, t);
       else
         th.status = Status::Waits;
@@ -553,6 +555,9 @@ std::string describe(const Program& p, const Machine& m, const Choice& c) {
     return "a branch splits the warp: " + thread_ranges(c.threads) + ", going to " +
            where(p, side.pc) + (one ? ", runs" : ", run") + " first";
   }
+  if (c.kind == Choice::Kind::Arrive)
+    return where(p, m.threads[c.threads.front()].pc) + ": " + thread_ranges(c.threads) +
+           (one ? " arrives" : " arrive");
   const char* verb = c.kind == Choice::Kind::Activemask
                          ? (one ? " reads it alone" : " read it together")
                          : (one ? " executes it alone" : " execute it together");

@@ -77,7 +77,10 @@ bool is_undefined(std::string_view key);
 std::string_view clause_text(ProgramClause c);
 
 /// Thread status.
-enum class Status : uint8_t { Runs, Waits, Exited };
+/// AtBarrier: stands before a block barrier with a thread count, not yet counted: which warps
+/// fill a counted phase depends on the order they arrive in, and that order is the scheduler's
+/// choice (Choice::Kind::Arrive).
+enum class Status : uint8_t { Runs, Waits, Exited, AtBarrier };
 
 /// One thread: program counter, registers and their defined flags, happens-before clock.
 struct Thread {
@@ -147,9 +150,9 @@ struct Machine {
   /// Per barrier number: the threads counted in its open phase, in arrival order.
   std::vector<std::vector<Arrival>> phase;
   std::optional<Finding> stop;  ///< the path ended on this finding
-  /// A phase of a barrier with a thread count completed while other live threads could still
-  /// have come to it: the warps that formed it were taken in the order the threads ran, one of
-  /// several orders.
+  /// Lockstep only: a phase of a barrier with a thread count completed while other live threads
+  /// could still have come to it: the warps that formed it were taken in the order the threads
+  /// ran, one of several orders. (Under independent scheduling the order is a choice.)
   bool one_order = false;
   /// Volatile accesses to one byte that nothing orders were made: not a data race in the PTX
   /// memory model, but each order of them may give another result, and one order was taken.
@@ -168,6 +171,7 @@ struct Choice {
     Collective,  ///< `threads` execute a warp collective together
     Activemask,  ///< `threads` read __activemask together
     PathOrder,   ///< lockstep: of a split branch's two sides, the one `threads` are on runs first
+    Arrive,      ///< `threads` (of one warp) arrive at the counted barrier they stand before
   } kind = Kind::Collective;
   std::vector<unsigned> threads;
 };

@@ -234,6 +234,7 @@ ParsedInstr parse_ptx(Cursor& c) {
   auto op = c.word();
   ParsedInstr out;
   out.instr.form = match_opcode(op, op_col);
+  out.aligned = !(op.starts_with("barrier.") && op.find(".aligned") == std::string_view::npos);
   const FormInfo& f = form_info(out.instr.form);
   std::string d = "d", p, a = "a", neg;
   switch (f.family) {

@@ -32,6 +32,9 @@ struct ParsedInstr {
   std::string bar_register;   ///< block barriers: a's register name when it is not an immediate
   std::string count_register; ///< block barriers: b's register name when it is not an immediate
   std::string text;  ///< canonical spelling, e.g. "vote.sync.ballot.b32 d, !a, 0xffffffff;"
+  /// Block barriers: written .aligned (every bar spelling and __syncthreads is; barrier without
+  /// .aligned is not, and lets threads reach one barrier from different instructions).
+  bool aligned = true;
 };
 
 /// Parses PTX text or an intrinsic call; returns the instruction or the first error.

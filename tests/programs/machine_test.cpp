@@ -164,6 +164,75 @@ TEST(Programs, SyncthreadsReachedThroughTwoInstructionsIsDivergent) {
   EXPECT_FALSE(x.any(PathEnd::Kind::Deadlock));
 }
 
+TEST(Programs, BarrierWithoutAlignedMayBeReachedFromTwoInstructions) {
+  // The same split through barrier.sync without .aligned: the PTX ISA lets threads reach it from
+  // different instructions, so the phase completes without a finding.
+  const std::string second = "barrier.sync 0;";
+  auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 7;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_other;
+  barrier.sync 0;
+  bra.uni $L_done;
+$L_other:
+  )" + second + R"(
+$L_done:
+)" + kStoreR9,
+               64, {zeros(64)});
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
+  EXPECT_TRUE(x.outcomes[0].findings.empty());
+  // Where the other warp waits at barrier 1 instead, it is a deadlock but not a divergent
+  // aligned barrier.
+  x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 7;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_other;
+  barrier.sync 0;
+  bra.uni $L_done;
+$L_other:
+  barrier.sync 1;
+$L_done:
+)" + kStoreR9,
+          64, {zeros(64)});
+  EXPECT_TRUE(x.any(PathEnd::Kind::Deadlock));
+  EXPECT_TRUE(x.any_finding("program.barrier_never_completes"));
+  EXPECT_FALSE(x.any_finding("program.barrier_divergent"));
+}
+
+TEST(Programs, BarRedMeetingBarSyncIsRedMixed) {
+  // Warp 0 at __syncthreads_or (bar.red.or), warp 1 at __syncthreads (bar.sync 0): the model's
+  // clause for the two meeting, whichever warp came first.
+  const auto x = split_at_barriers("setp.ne.u32 %p2, %r1, 0;\n  bar.red.or.pred %p3, 0, %p2;");
+  EXPECT_TRUE(x.any_finding("cta.ub.red_mixed"));
+  EXPECT_FALSE(x.any_finding("cta.ub.count_zero"));
+}
+
+TEST(Programs, TheOrderOfArrivalsAtACountedBarrierIsAChoice) {
+  // Warp 0 arrives twice at `bar.arrive 1, 64` and exits; warp 1 waits twice at `bar.sync 1, 64`.
+  // If both of warp 0's arrivals come first they fill a phase on their own and warp 1 waits for
+  // ever; in the other orders each phase holds one arrival of each warp and all complete.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 3;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_other;
+  bar.arrive 1, 64;
+  bar.arrive 1, 64;
+  bra.uni $L_done;
+$L_other:
+  bar.sync 1, 64;
+  bar.sync 1, 64;
+$L_done:
+)" + kStoreR9,
+                     64, {zeros(64)});
+  EXPECT_TRUE(x.complete);
+  EXPECT_TRUE(x.any(PathEnd::Kind::Deadlock));
+  EXPECT_TRUE(x.any(PathEnd::Kind::Completed));
+}
+
 TEST(Programs, ExitedWarpsDoNotHoldUpSyncthreads) {
   // Warp 1 returns before the barrier; barrier 0 completes with warp 0 alone (a warp with no
   // live thread is not waited for).
@@ -538,6 +607,12 @@ TEST(Programs, TheDigestTellsApartWhatSameStateTellsApart) {
   l.params = {zeros(1)};
   Machine a = start(p, l);
   settle(p, l, a);
+  // The warp stands before the counted barrier: arriving is the one choice.
+  bool bounded = false;
+  const auto arrive = choices(p, a, 5, bounded, true);
+  ASSERT_EQ(arrive.size(), 1u);
+  EXPECT_EQ(arrive[0].kind, Choice::Kind::Arrive);
+  apply(p, l, a, arrive[0]);
   ASSERT_FALSE(a.phase[1].empty());
   Machine b = a;
   EXPECT_TRUE(same_state(a, b));
