@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <system_error>
 #include <vector>
 
@@ -16,15 +17,14 @@ namespace warpspec::capture {
 
 // ---------------------------------------------------------------- reader
 
-// A capture file is read as raw blocks: gzip members are inflated one after another (a file may
-// hold several, as `cat a.gz b.gz` makes), and anything after the last member that is not
-// another member is an error, never silently dropped, as gzread would drop it.
-struct Reader::Impl {
-  explicit Impl(const std::string& path) : doc(path) {}
+// A file is read as raw blocks: gzip members are inflated one after another (a file may hold
+// several, as `cat a.gz b.gz` makes), and anything after the last member that is not another
+// member is an error, never silently dropped, as gzread would drop it.
+struct FileBytes::Impl {
   std::ifstream raw;
   bool gzip = false;
-  std::unique_ptr<json::LineReader> lines;
-  json::Document doc;
+  std::string path;
+  std::function<std::size_t()> line;
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
   z_stream zs{};
   bool zs_ready = false;
@@ -44,15 +44,19 @@ struct Reader::Impl {
     return zs.avail_in > 0;
   }
 #endif
+  [[noreturn]] void fail(const std::string& what) const { throw FormatError(path, line() + 1, what); }
 };
 
-Reader::Reader(const std::filesystem::path& path)
-    : impl_(std::make_unique<Impl>(path.string())), path_(path.string()) {
+FileBytes::FileBytes(const std::filesystem::path& path, std::function<std::size_t()> line)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path.string();
+  impl_->line = std::move(line);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw MissingFile(path_ + ": no such capture file");
+  if (std::filesystem::is_directory(path, ec))
+    throw MissingFile(impl_->path + ": a directory, not a file");
+  if (!std::filesystem::exists(path, ec)) throw MissingFile(impl_->path + ": no such file");
   impl_->raw.open(path, std::ios::binary);
-  if (!impl_->raw) throw MissingFile(path_ + ": cannot open");
+  if (!impl_->raw) throw MissingFile(impl_->path + ": cannot open");
   const int b0 = impl_->raw.get(), b1 = impl_->raw.get();
   impl_->raw.clear();
   impl_->raw.seekg(0);
@@ -60,24 +64,18 @@ Reader::Reader(const std::filesystem::path& path)
   if (impl_->gzip) {
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
     if (inflateInit2(&impl_->zs, 15 + 16) != Z_OK)
-      throw std::runtime_error(path_ + ": zlib could not start");
+      throw std::runtime_error(impl_->path + ": zlib could not start");
     impl_->zs_ready = true;
 #else
-    throw FormatError(path_, 1, "gzip-compressed, but this build has no zlib; decompress it first");
+    throw FormatError(impl_->path, 1,
+                      "gzip-compressed, but this build has no zlib; decompress it first");
 #endif
   }
-  impl_->lines = std::make_unique<json::LineReader>(
-      [this](char* out, std::size_t n) { return read_block(out, n); });
-  json::Line line;
-  if (!impl_->lines->next(line))
-    throw FormatError(path_, 1, 1, "empty file: expected the header line");
-  line_ = line.number;
-  header_ = parse_header(impl_->doc, line);
 }
 
-Reader::~Reader() = default;
+FileBytes::~FileBytes() = default;
 
-std::size_t Reader::read_block(char* out, std::size_t cap) {
+std::size_t FileBytes::read(char* out, std::size_t cap) {
   Impl& z = *impl_;
   if (!z.gzip) {
     z.raw.read(out, static_cast<std::streamsize>(cap));
@@ -90,23 +88,20 @@ std::size_t Reader::read_block(char* out, std::size_t cap) {
     if (z.zs.avail_in < 2 && !z.refill() && z.member_ended) return 0;  // the end, cleanly
     if (z.member_ended) {
       if (z.zs.avail_in < 2 || z.zs.next_in[0] != 0x1f || z.zs.next_in[1] != 0x8b)
-        throw FormatError(path_, impl_->lines->line_number() + 1,
-                          "data after the end of the gzip stream (the file is damaged, or "
-                          "something was appended to it)");
+        z.fail(
+            "data after the end of the gzip stream (the file is damaged, or something was "
+            "appended to it)");
       inflateReset(&z.zs);
       z.member_ended = false;
     }
-    if (z.zs.avail_in == 0 && !z.refill())
-      throw FormatError(path_, impl_->lines->line_number() + 1,
-                        "truncated gzip stream (the file was cut short)");
+    if (z.zs.avail_in == 0 && !z.refill()) z.fail("truncated gzip stream (the file was cut short)");
     const int ret = inflate(&z.zs, Z_NO_FLUSH);
     if (ret == Z_STREAM_END)
       z.member_ended = true;
     else if (ret == Z_BUF_ERROR && z.raw.eof() && z.zs.avail_in == 0)
-      throw FormatError(path_, impl_->lines->line_number() + 1,
-                        "truncated gzip stream (the file was cut short)");
+      z.fail("truncated gzip stream (the file was cut short)");
     else if (ret != Z_OK && ret != Z_BUF_ERROR)
-      throw FormatError(path_, impl_->lines->line_number() + 1, "corrupt gzip stream");
+      z.fail("corrupt gzip stream");
   }
   return cap - z.zs.avail_out;
 #else
@@ -114,6 +109,39 @@ std::size_t Reader::read_block(char* out, std::size_t cap) {
   return 0;
 #endif
 }
+
+std::string read_text(const std::filesystem::path& path) {
+  FileBytes bytes(path, [] { return std::size_t{0}; });
+  std::string text;
+  std::vector<char> block(1 << 16);
+  for (std::size_t n; (n = bytes.read(block.data(), block.size())) > 0;) text.append(block.data(), n);
+  return text;
+}
+
+struct Reader::Impl {
+  explicit Impl(const std::string& path) : doc(path) {}
+  std::unique_ptr<FileBytes> bytes;
+  std::unique_ptr<json::LineReader> lines;
+  json::Document doc;
+};
+
+Reader::Reader(const std::filesystem::path& path)
+    : impl_(std::make_unique<Impl>(path.string())), path_(path.string()) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw MissingFile(path_ + ": no such capture file");
+  impl_->bytes = std::make_unique<FileBytes>(
+      path, [this] { return impl_->lines ? impl_->lines->line_number() : 0; });
+  impl_->lines = std::make_unique<json::LineReader>(
+      [this](char* out, std::size_t n) { return impl_->bytes->read(out, n); });
+  json::Line line;
+  if (!impl_->lines->next(line))
+    throw FormatError(path_, 1, 1, "empty file: expected the header line");
+  line_ = line.number;
+  header_ = parse_header(impl_->doc, line);
+}
+
+Reader::~Reader() = default;
 
 bool Reader::next(Record& out) {
   json::Line line;

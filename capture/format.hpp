@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -119,6 +120,26 @@ class MissingFile : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The bytes of a file, inflated where it is gzip-compressed (told by its first two bytes).
+class FileBytes {
+ public:
+  /// Opens `path`; throws MissingFile. `line` gives the number of the last line read, which a
+  /// FormatError about a damaged gzip stream names (the line after it).
+  FileBytes(const std::filesystem::path& path, std::function<std::size_t()> line);
+  ~FileBytes();
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+  /// Up to `cap` decoded bytes; 0 at the end. Throws FormatError on a damaged gzip stream.
+  std::size_t read(char* out, std::size_t cap);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The whole text of a file, plain or gzip; throws MissingFile or FormatError.
+std::string read_text(const std::filesystem::path& path);
+
 /// Reads a capture file record by record (plain or gzip, detected from the content).
 class Reader {
  public:
@@ -137,8 +158,6 @@ class Reader {
   const std::string& path() const { return path_; }
 
  private:
-  // Up to `cap` decoded bytes; 0 at the end. Throws FormatError on a damaged gzip stream.
-  std::size_t read_block(char* out, std::size_t cap);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;

@@ -9,6 +9,7 @@
 
 #include "capture/replay.hpp"
 #include "cli/command.hpp"
+#include "cli/program_records.hpp"
 #include "model/output.hpp"
 #ifdef WARPSPEC_HAVE_FAST
 #include "model/fast/fast.hpp"
@@ -38,7 +39,23 @@ void print_summary(const capture::Replayer& r) {
 }
 
 int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mismatches,
-                      bool show_observed, const std::string& facts, const std::string& impl) {
+                      bool show_observed, const std::string& facts, const std::string& impl,
+                      const std::string& programs, bool sampled, uint64_t max_states) {
+  if (inputs.empty() && programs.empty())
+    throw Failure{kExitUsage, "give capture files or folders, --programs INDEX, or both"};
+  bool programs_agree = true;
+#ifdef WARPSPEC_HAVE_KERNEL_REPLAY
+  if (!programs.empty()) {
+    std::cout << "capture-check: recorded kernel launches (" << programs
+              << ") replayed against their explorations\n\n";
+    programs_agree = replay_program_records(programs, sampled, max_states, "");
+    if (inputs.empty()) return programs_agree ? kExitOk : kExitRefuted;
+    std::cout << "\n";
+  }
+#else
+  (void)sampled, (void)max_states;
+  if (!programs.empty()) throw Failure{kExitUsage, "--programs: this build has no programs/"};
+#endif
   capture::Replayer::Options opt{max_mismatches, show_observed || !facts.empty() ? 2u : 1u};
   std::unique_ptr<capture::Replayer> rp;
   if (impl == "model") {
@@ -166,7 +183,7 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
   }
   if (!facts.empty() && !model::write_file_atomically(facts, capture::observations_json(r) + "\n"))
     throw Failure{kExitCantCreate, facts + ": cannot write"};
-  const bool bad = total.mismatched > 0 || total.unavailable > 0;
+  const bool bad = total.mismatched > 0 || total.unavailable > 0 || !programs_agree;
   std::cout << "\n"
             << (bad ? "MISMATCH: " : "AGREE: ") << total.agreed << " of " << total.lanes
             << " defined lanes agree, " << total.mismatched << " mismatch";
@@ -186,8 +203,19 @@ const bool capture_check_registered = add_command(
        auto observed = std::make_shared<bool>(false);
        auto facts = std::make_shared<std::string>();
        auto impl = std::make_shared<std::string>("model");
-       sub.add_option("FILE", *inputs, "Capture files (.jsonl or .jsonl.gz) or folders of them")
-           ->required();
+       auto programs = std::make_shared<std::string>();
+       auto sampled = std::make_shared<bool>(false);
+       auto max_states = std::make_shared<uint64_t>(20000);
+       sub.add_option("FILE", *inputs, "Capture files (.jsonl or .jsonl.gz) or folders of them");
+       sub.add_option("--programs", *programs,
+                      "Also replay recorded kernel launches: an index of kernel sets such as "
+                      "tests/data/programs/hardware.json (each launch's memory must be an "
+                      "outcome `warpspec run` predicts, each hang a predicted deadlock or UB)");
+       sub.add_flag("--sampled", *sampled,
+                    "With --programs: replay only the sample of launches each set names");
+       sub.add_option("--max-states", *max_states,
+                      "With --programs: states per kernel's exploration before it stops")
+           ->capture_default_str();
        sub.add_option("--max-mismatches", *max, "Lane tables to print for mismatching states")
            ->capture_default_str();
        sub.add_flag("--observed", *observed, "Print example lane tables of undefined lanes");
@@ -198,9 +226,12 @@ const bool capture_check_registered = add_command(
            ->capture_default_str();
        sub.footer(
            "Exit codes: 0 every defined lane agrees, 1 a defined lane mismatches (or a form the "
-           "model says the target lacks was captured), 65 malformed capture file (file:line and "
+           "model says the target lacks was captured, or a kernel launch contradicts its "
+           "finished exploration), 64 neither captures nor --programs given, 65 malformed capture file (file:line and "
            "what was expected), 66 missing file.");
-       return [=] { return run_capture_check(*inputs, *max, *observed, *facts, *impl); };
+       return [=] { return run_capture_check(*inputs, *max, *observed, *facts, *impl, *programs,
+                                            *sampled, *max_states);
+       };
      }});
 
 }  // namespace

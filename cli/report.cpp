@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/program_records.hpp"
 #include "model/eval.hpp"
 #include "model/render.hpp"
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
@@ -197,7 +198,22 @@ bool property_library(unsigned timeout_ms) {
 }
 #endif
 
-int run_report(const std::string& corpus, const std::string& suites, unsigned timeout_ms) {
+#ifdef WARPSPEC_HAVE_KERNEL_REPLAY
+// Replays the recorded kernel launches: each must be an outcome its exploration predicts.
+bool program_corpus(const std::string& index) {
+  std::cout << "Kernels on hardware (" << index << "), each launch against `warpspec run`:\n";
+  if (!std::filesystem::exists(index)) {
+    std::cout << "  no kernel records found: skipped (give --programs INDEX)\n\n";
+    return true;
+  }
+  const bool ok = replay_program_records(index, true, 20000, "  ");
+  std::cout << "\n";
+  return ok;
+}
+#endif
+
+int run_report(const std::string& corpus, const std::string& suites, const std::string& programs,
+               unsigned timeout_ms) {
   int semantic = 0, undefined = 0, open_value = 0;
   for (const auto& c : spec::kClauses)
     (c.kind == spec::ClauseKind::Semantic    ? semantic
@@ -214,6 +230,11 @@ int run_report(const std::string& corpus, const std::string& suites, unsigned ti
   (void)corpus;
 #endif
   ok = suites_on_hardware(suites) && ok;
+#ifdef WARPSPEC_HAVE_KERNEL_REPLAY
+  ok = program_corpus(programs) && ok;
+#else
+  (void)programs;
+#endif
 #ifdef WARPSPEC_HAVE_CHECKER
   if (timeout_ms) ok = property_library(timeout_ms) && ok;
 #else
@@ -232,6 +253,15 @@ const bool report_registered = add_command(
        auto corpus = std::make_shared<std::string>(WARPSPEC_DEFAULT_CORPUS);
        auto suites = std::make_shared<std::string>(WARPSPEC_DEFAULT_VECTORS);
        auto timeout = std::make_shared<unsigned>(120000);
+#ifdef WARPSPEC_HAVE_KERNEL_REPLAY
+       auto programs = std::make_shared<std::string>(WARPSPEC_DEFAULT_PROGRAM_RECORDS);
+       sub.add_option("--programs", *programs,
+                      "Index of recorded kernel launches to replay against `warpspec run` "
+                      "(each set's sample of its launches)")
+           ->capture_default_str();
+#else
+       auto programs = std::make_shared<std::string>();
+#endif
        sub.add_option("--corpus", *corpus, "Folder of hardware captures to replay")
            ->capture_default_str();
        sub.add_option("--suites", *suites,
@@ -241,7 +271,9 @@ const bool report_registered = add_command(
        sub.add_option("--timeout-ms", *timeout,
                       "Z3 time per property of the library (0 skips the proofs)")
            ->capture_default_str();
-       return [corpus, suites, timeout] { return run_report(*corpus, *suites, *timeout); };
+       return [corpus, suites, programs, timeout] {
+         return run_report(*corpus, *suites, *programs, *timeout);
+       };
      }});
 
 }  // namespace

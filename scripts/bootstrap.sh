@@ -80,7 +80,7 @@ slow+='|Suite\.(DefaultSuiteCovers|UbVectorsComeLast)|Check\.TheModelsOwnResults
 slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
 # Whole kernels replayed against the H100's launches: explorations of hundreds of kernels, whose
 # step semantics the program tests run under the sanitizers.
-slow+='|GeneratedKernels\.|Hardware\.Every'
+slow+='|Hardware\.Every|capture_check_cli_programs$'
 (cd "$asan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -E "^($slow)") \
    || asan_status=$?
 if [ "$asan_status" -ne 0 ]; then

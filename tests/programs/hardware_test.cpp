@@ -1,90 +1,98 @@
-// The H100 against the predictions: every launch of the corpus recorded in
-// tests/data/programs/h100/corpus.jsonl must be an outcome `warpspec run` predicts for its
-// kernel (a hang, a predicted deadlock or undefined behaviour).
+// Whole kernels on an H100 against the predictions (tests/data/programs/hardware.json): every
+// recorded launch must be an outcome `warpspec run` predicts for its kernel: completed memory
+// some schedule gives, a hang where some schedule deadlocks or reaches undefined behaviour, a
+// failed launch where some schedule reaches undefined behaviour. The replay is the one
+// `warpspec capture-check --programs` and `warpspec report` print (capture/kernel_replay.hpp).
+// The generated set is replayed one launch in ten here, and in full with WARPSPEC_REPLAY_ALL=1
+// (about two minutes).
 #include <gtest/gtest.h>
 
-#include <map>
+#include <cstdlib>
 
-#include "programs/kernel_files.hpp"
+#include "capture/kernel_replay.hpp"
+#include "model/input.hpp"
 
-namespace warpspec::programs {
+namespace warpspec::capture {
 namespace {
 
-using namespace testing_support;
+const std::string kIndex = std::string(WARPSPEC_TEST_DATA) + "/programs/hardware.json";
 
-const std::string kData = std::string(WARPSPEC_TEST_DATA) + "/programs/";
+KernelSetReplay replay(const std::string& name) {
+  for (const auto& s : read_kernel_sets(kIndex))
+    if (s.name == name) {
+      programs::ExploreOptions o;
+      o.max_states = 20000;
+      const bool all = std::getenv("WARPSPEC_REPLAY_ALL") != nullptr;
+      auto r = replay_kernel_set(s, all ? 1 : s.sample, o);
+      for (const auto& c : r.contradictions)
+        ADD_FAILURE() << name << ": " << c.kernel << " run " << c.run << ": "
+                      << verdict_text(c.verdict) << " " << c.detail;
+      std::cout << name << ":";
+      for (auto v : kLaunchVerdicts)
+        if (r.counts.count(v)) std::cout << " " << r.counts.at(v) << " " << verdict_text(v) << ";";
+      std::cout << "\n";
+      return r;
+    }
+  ADD_FAILURE() << kIndex << " has no set " << name;
+  return {};
+}
 
-// What replaying one record file found.
-struct Tally {
-  unsigned launches = 0, matched = 0, hangs = 0, unpredicted_memory = 0;
-};
-
-// Replays `records` (one launch a line) against the kernels of `manifest`, whose PTX files lie
-// beside it.
-Tally replay(const std::string& manifest_path, const std::string& records) {
-  const std::string dir = manifest_path.substr(0, manifest_path.find_last_of('/') + 1);
-  std::map<std::string, nlohmann::json> kernels;
-  for (const auto& k : manifest_kernels(manifest_path)) kernels[k["name"]] = k;
-  std::ifstream in(records);
-  Tally n;
-  for (std::string line; std::getline(in, line);) {
-    const auto r = nlohmann::json::parse(line);
-    const std::string name = r["kernel"];
-    if (!kernels.count(name)) {
-      ADD_FAILURE() << name << " is not in " << manifest_path;
-      continue;
-    }
-    const auto& x = explored(dir, kernels[name]);
-    ++n.launches;
-    const std::string status = r["status"];
-    EXPECT_NE(status, "error") << name << ": " << r.value("error", "");
-    if (status == "hang") {
-      ++n.hangs;
-      EXPECT_TRUE(x.any(PathEnd::Kind::Deadlock) || x.any_undefined())
-          << name << " hung on the GPU; warpspec run predicts neither a deadlock nor UB";
-      continue;
-    }
-    if (x.any(PathEnd::Kind::Race) || x.any_undefined()) {
-      ++n.unpredicted_memory;  // a race or UB ends the path: no memory is predicted
-      continue;
-    }
-    bool found = false;
-    for (const auto& o : x.outcomes) {
-      if (o.kind != PathEnd::Kind::Completed) continue;
-      bool same = true;
-      for (std::size_t i = 0; i < o.words.size(); ++i) {
-        if (r["buffers"][i].is_null()) continue;
-        const auto got = r["buffers"][i].get<std::vector<uint32_t>>();
-        for (std::size_t w = 0; w < got.size() && same; ++w)
-          same = o.undefined[i][w] || got[w] == o.words[i][w];
-      }
-      found = found || same;
-    }
-    EXPECT_TRUE(found) << name << " run " << r["run"]
-                       << ": the GPU's buffers are no outcome warpspec run predicts";
-    n.matched += found;
-  }
-  return n;
+std::size_t count(const KernelSetReplay& r, LaunchVerdict v) {
+  return r.counts.count(v) ? r.counts.at(v) : 0;
 }
 
 TEST(Hardware, EveryCorpusLaunchIsAPredictedOutcome) {
   // Five launches of each of the 19 kernels: two of them hang, two race.
-  const auto n = replay(kData + "corpus/expect.json", kData + "h100/corpus.jsonl");
-  EXPECT_EQ(n.launches, 95u);
-  EXPECT_EQ(n.hangs, 10u);
-  EXPECT_EQ(n.unpredicted_memory, 10u);
-  EXPECT_EQ(n.matched, 75u);
+  const auto r = replay("corpus");
+  EXPECT_EQ(r.launches, 95u);
+  EXPECT_EQ(count(r, LaunchVerdict::HangPredicted), 10u);
+  EXPECT_EQ(count(r, LaunchVerdict::MemoryUnpredicted), 10u);
+  EXPECT_EQ(count(r, LaunchVerdict::Predicted) + count(r, LaunchVerdict::PredictedBounded), 75u);
 }
 
 TEST(Hardware, EveryWorkedExampleLaunchIsAPredictedOutcome) {
   // Ten launches of each of the six worked examples: two hang, one is undefined.
-  const auto n = replay(std::string(WARPSPEC_SOURCE_DIR) + "/examples/programs/launches.json",
-                        kData + "h100/examples.jsonl");
-  EXPECT_EQ(n.launches, 60u);
-  EXPECT_EQ(n.hangs, 20u);
-  EXPECT_EQ(n.unpredicted_memory, 10u);
-  EXPECT_EQ(n.matched, 30u);
+  const auto r = replay("worked examples");
+  EXPECT_EQ(r.launches, 60u);
+  EXPECT_EQ(count(r, LaunchVerdict::HangPredicted), 20u);
+  EXPECT_EQ(count(r, LaunchVerdict::MemoryUnpredicted), 10u);
+  EXPECT_EQ(count(r, LaunchVerdict::Predicted), 30u);
+}
+
+TEST(Hardware, EveryGeneratedKernelLaunchIsAPredictedOutcome) {
+  // 3,000 generated kernels (capture/generate_kernels.py, seeds 1-15), one launch each.
+  const auto r = replay("generated");
+  if (std::getenv("WARPSPEC_REPLAY_ALL")) return;
+  EXPECT_EQ(r.launches, 300u);
+  EXPECT_GE(count(r, LaunchVerdict::Predicted), 150u);
+  EXPECT_GE(count(r, LaunchVerdict::HangPredicted), 10u);
+  EXPECT_EQ(count(r, LaunchVerdict::Outside), 0u);
+}
+
+// The verdicts themselves, on a made-up exploration.
+TEST(Hardware, AJudgedLaunchIsComparedWordByWordExceptWhereUndefined) {
+  programs::Exploration x;
+  programs::PathEnd done;
+  done.kind = programs::PathEnd::Kind::Completed;
+  done.words = {{1, 2, 3}, {}};
+  done.undefined = {{false, true, false}, {}};
+  x.outcomes.push_back(done);
+  auto record = [](const std::string& line) { return parse_launch_record(line, "test", 1); };
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,9,3],null]})"), x),
+            LaunchVerdict::Predicted);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,2,4],null]})"), x),
+            LaunchVerdict::NotPredicted);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), x),
+            LaunchVerdict::HangNotPredicted);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), x),
+            LaunchVerdict::Error);
+  x.complete = false;
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), x), LaunchVerdict::HangUnfinished);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,2,4],null]})"), x),
+            LaunchVerdict::NotAmongBounded);
+  EXPECT_THROW(record(R"({"kernel":"k","status":"done"})"), model::FormatError);
+  EXPECT_THROW(record("not json"), model::FormatError);
 }
 
 }  // namespace
-}  // namespace warpspec::programs
+}  // namespace warpspec::capture
