@@ -1,6 +1,7 @@
 // warpspec run: a whole kernel (PTX) over every schedule of one block.
 #if WARPSPEC_HAVE_PROGRAMS
 #include <algorithm>
+#include <climits>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -40,10 +41,88 @@ std::string words_text(const std::vector<Word>& w, const std::vector<uint8_t>& u
   return s + "]";
 }
 
-nlohmann::ordered_json finding_json(const programs::Finding& f) {
+// A PTX location, with the CUDA file and line of its instruction where the PTX carries them.
+nlohmann::ordered_json location_json(const programs::Program& p, programs::SourceLoc l) {
+  nlohmann::ordered_json j{{"line", l.line}, {"column", l.column}};
+  for (const auto& in : p.code)
+    if (in.loc.line == l.line && in.loc.column == l.column)
+      if (auto f = p.files.find(in.source.file); f != p.files.end() && in.source.line)
+        j["cuda"] = {{"file", f->second}, {"line", in.source.line}};
+  return j;
+}
+
+nlohmann::ordered_json finding_json(const programs::Program& p, const programs::Finding& f) {
   auto locs = nlohmann::ordered_json::array();
-  for (const auto& l : f.where) locs.push_back({{"line", l.line}, {"column", l.column}});
+  for (const auto& l : f.where) locs.push_back(location_json(p, l));
   return {{"clause", f.key}, {"text", f.text}, {"threads", f.threads}, {"where", locs}};
+}
+
+// One run of consecutive instructions as PTX lines, with the CUDA lines where the PTX has them:
+// "lines 20-31 (k.cu:6-8)".
+std::string run_text(const programs::Program& p, std::pair<uint32_t, uint32_t> r) {
+  const auto& a = p.code[r.first];
+  const auto& b = p.code[r.second];
+  std::string s = a.loc.line == b.loc.line ? "line " + std::to_string(a.loc.line)
+                                           : "lines " + std::to_string(a.loc.line) + "-" +
+                                                 std::to_string(b.loc.line);
+  unsigned lo = UINT_MAX, hi = 0;
+  uint32_t file = 0;
+  for (uint32_t pc = r.first; pc <= r.second; ++pc)
+    if (const auto& src = p.code[pc].source; src.line && p.files.count(src.file)) {
+      if (!file) file = src.file;
+      if (src.file != file) continue;
+      lo = std::min(lo, src.line);
+      hi = std::max(hi, src.line);
+    }
+  if (file) {
+    const auto& path = p.files.at(file);
+    const auto slash = path.find_last_of('/');
+    s += " (" + path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+         std::to_string(lo) + (hi > lo ? "-" + std::to_string(hi) : "") + ")";
+  }
+  return s;
+}
+
+// A thread group's instructions, loops folded: a block of up to four runs that repeats at once
+// is written once with its count.
+std::string trace_text(const programs::Program& p, const programs::ThreadTrace& t) {
+  const auto& runs = t.runs;
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < runs.size();) {
+    std::size_t best_k = 1, best_n = 1;
+    for (std::size_t k = 1; k <= 4 && i + 2 * k <= runs.size(); ++k) {
+      std::size_t n = 1;
+      while (i + (n + 1) * k <= runs.size() &&
+             std::equal(runs.begin() + i, runs.begin() + i + k, runs.begin() + i + n * k))
+        ++n;
+      if (n > 1 && n * k > best_n * best_k) best_k = k, best_n = n;
+    }
+    std::string block;
+    for (std::size_t j = 0; j < best_k; ++j) block += (j ? ", " : "") + run_text(p, runs[i + j]);
+    parts.push_back(best_n > 1 ? "[" + block + "] x" + std::to_string(best_n) : block);
+    i += best_k * best_n;
+  }
+  std::string s;
+  const std::size_t keep = 10;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts.size() > keep && i == keep / 2) {
+      s += "; ... " + std::to_string(parts.size() - keep) + " more";
+      i = parts.size() - keep / 2;
+    }
+    s += (s.empty() ? "" : "; ") + parts[i];
+  }
+  return (s.empty() ? std::string("no instruction") : s) + "; " + t.end;
+}
+
+// Each thread group's instructions along the outcome's schedule, as PTX line ranges.
+nlohmann::ordered_json trace_json(const programs::Program& p, const programs::PathEnd& o) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& t : o.trace) {
+    auto runs = nlohmann::ordered_json::array();
+    for (const auto& r : t.runs) runs.push_back({p.code[r.first].loc.line, p.code[r.second].loc.line});
+    out.push_back({{"threads", t.threads}, {"lines", runs}, {"end", t.end}});
+  }
+  return out;
 }
 
 nlohmann::ordered_json exploration_json(const programs::Program& p, const programs::Launch& l,
@@ -52,7 +131,7 @@ nlohmann::ordered_json exploration_json(const programs::Program& p, const progra
   auto outs = nlohmann::ordered_json::array();
   for (const auto& o : x.outcomes) {
     auto fs = nlohmann::ordered_json::array();
-    for (const auto& f : o.findings) fs.push_back(finding_json(f));
+    for (const auto& f : o.findings) fs.push_back(finding_json(p, f));
     auto bufs = nlohmann::ordered_json::array();
     for (std::size_t k = 0; k < o.words.size(); ++k) {
       if (!l.params[k].is_buffer) {
@@ -77,7 +156,8 @@ nlohmann::ordered_json exploration_json(const programs::Program& p, const progra
                     {"findings", fs},
                     {"buffers", bufs},
                     {"registers", regs},
-                    {"schedule", o.schedule}});
+                    {"schedule", o.schedule},
+                    {"trace", trace_json(p, o)}});
   }
   return {{"schema", "warpspec.run/1"},
           {"kernel", p.name},
@@ -144,6 +224,17 @@ void print_text(const programs::Program& p, const programs::Launch& l,
       for (std::size_t i = 0; i < shown; ++i) std::cout << "\n       - " << o.schedule[i];
       if (shown < o.schedule.size()) std::cout << "\n       ... (--json lists every step)";
       std::cout << "\n";
+    }
+    // Where each thread went on that schedule, for an outcome with a finding.
+    if (!o.findings.empty() && !o.trace.empty()) {
+      std::cout << "     per-thread trace along it:\n";
+      const std::size_t shown = std::min<std::size_t>(o.trace.size(), 8);
+      for (std::size_t i = 0; i < shown; ++i)
+        std::cout << "       " << programs::thread_ranges(o.trace[i].threads) << ": "
+                  << trace_text(p, o.trace[i]) << "\n";
+      if (shown < o.trace.size())
+        std::cout << "       ... " << o.trace.size() - shown
+                  << " more groups of threads (--json lists every one)\n";
     }
   }
   std::vector<std::string> bad;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <unordered_set>
 
 #include "programs/machine_detail.hpp"
@@ -11,7 +12,7 @@ namespace {
 
 struct Node {
   Machine m;
-  std::vector<std::string> path;
+  std::vector<Choice> path;
   bool widened = false;  // reached through the other warps' choices after a finding
 };
 
@@ -32,11 +33,6 @@ PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const
                          [](const Thread& t) { return t.status != Status::Exited; })) {
     e.kind = PathEnd::Kind::Deadlock;
     e.findings = stuck(p, l, m);
-  } else if (auto open = detail::open_phase_findings(p, l, m); !open.empty()) {
-    // Every thread has finished, and a barrier phase is left that the model calls undefined
-    // (a thread count of zero, one the block cannot reach, ...).
-    e.kind = PathEnd::Kind::Undefined;
-    e.findings = std::move(open);
   } else if (auto open = detail::open_phase_findings(p, l, m); !open.empty()) {
     // Every thread has finished, and a barrier phase is left that the model calls undefined
     // (a thread count of zero, one the block cannot reach, ...).
@@ -77,14 +73,57 @@ bool same_end(const PathEnd& a, const PathEnd& b) {
   return true;
 }
 
-void record(Exploration& x, PathEnd e, const std::vector<std::string>& path) {
+// Groups the threads whose traces are the same, each trace as runs of consecutive
+// instructions, and says where each thread ended.
+std::vector<ThreadTrace> group_traces(const Program& p, const Machine& m,
+                                      const std::vector<std::vector<uint32_t>>& pcs) {
+  std::map<std::pair<std::vector<std::pair<uint32_t, uint32_t>>, std::string>,
+           std::vector<unsigned>>
+      groups;
+  for (unsigned t = 0; t < pcs.size(); ++t) {
+    std::vector<std::pair<uint32_t, uint32_t>> runs;
+    for (uint32_t pc : pcs[t]) {
+      if (!runs.empty() && runs.back().second + 1 == pc)
+        runs.back().second = pc;
+      else
+        runs.push_back({pc, pc});
+    }
+    const auto& th = m.threads[t];
+    std::string end = th.status == Status::Exited      ? "exits"
+                      : th.status == Status::Waits     ? "waits at " + detail::where(p, th.pc)
+                      : th.status == Status::AtBarrier ? "stands before " + detail::where(p, th.pc)
+                                                       : "stops at " + detail::where(p, th.pc);
+    groups[{std::move(runs), std::move(end)}].push_back(t);
+  }
+  std::vector<ThreadTrace> out;
+  for (auto& [key, ts] : groups) out.push_back({std::move(ts), key.first, key.second});
+  std::sort(out.begin(), out.end(), [](const ThreadTrace& a, const ThreadTrace& b) {
+    return a.threads.front() < b.threads.front();
+  });
+  return out;
+}
+
+// Runs `path` again from the start to tell its steps and each thread's trace.
+void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, PathEnd& e) {
+  Machine m = start(p, l);
+  m.trace = std::make_shared<std::vector<std::vector<uint32_t>>>(l.threads);
+  settle(p, l, m);
+  for (const auto& c : path) {
+    e.schedule.push_back(describe(p, m, c));
+    apply(p, l, m, c);
+  }
+  e.trace = group_traces(p, m, *m.trace);
+}
+
+void record(const Program& p, const Launch& l, Exploration& x, PathEnd e,
+            const std::vector<Choice>& path) {
   for (auto& o : x.outcomes)
     if (same_end(o, e)) {
       o.paths++;
       return;
     }
   e.paths = 1;
-  e.schedule = path;
+  replay(p, l, path, e);
   x.outcomes.push_back(std::move(e));
 }
 
@@ -144,7 +183,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     strong_order = strong_order || n.m.strong_order;
     const auto cs = choices(p, n.m, o.activemask_limit, bounded, o.reduce);
     if (cs.empty()) {
-      record(x, end_of(p, l, o, n.m), n.path);
+      record(p, l, x, end_of(p, l, o, n.m), n.path);
       continue;
     }
     if (x.states >= o.max_states) {
@@ -156,7 +195,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     std::vector<Node> next;
     auto follow = [&](const Choice& c, bool widened) {
       Node child{n.m, n.path, widened};
-      child.path.push_back(describe(p, n.m, c));
+      child.path.push_back(c);
       apply(p, l, child.m, c);
       x.steps += child.m.steps - n.m.steps;
       next.push_back(std::move(child));
@@ -203,8 +242,8 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   if (one_order) {
     x.complete = false;
     x.limits.push_back(
-        "a barrier with a thread count completed while other threads could still have "
-        "arrived: the warps that formed each phase were taken in one order");
+        "lockstep: a barrier with a thread count completed while other threads could still "
+        "have arrived: the warps that formed each phase were taken in one order");
   }
   return x;
 }

@@ -27,6 +27,14 @@ struct ExploreOptions {
   std::function<void(uint64_t)> progress;
 };
 
+/// What a group of threads did on the way to an outcome: the same instructions, in the same
+/// order, ending the same way.
+struct ThreadTrace {
+  std::vector<unsigned> threads;
+  std::vector<std::pair<uint32_t, uint32_t>> runs;  ///< instructions run, as [first, last] pcs
+  std::string end;  ///< "exits", "waits at line 12 (bar.sync 0)", ...
+};
+
 /// One way a path ends.
 struct PathEnd {
   enum class Kind : uint8_t { Completed, Deadlock, Undefined, Race, GaveUp };
@@ -40,6 +48,7 @@ struct PathEnd {
   std::vector<std::vector<std::optional<uint64_t>>> registers;
   uint64_t paths = 0;                 ///< end states with this outcome
   std::vector<std::string> schedule;  ///< the choices of the first path found to it
+  std::vector<ThreadTrace> trace;     ///< each thread's instructions along that path
 };
 
 /// "completed", "deadlock", "undefined", "race" or "gave up" (a path the walk did not finish).

@@ -89,7 +89,10 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
     e.pc++;
     return true;
   }
-  for (unsigned t : ts) m.threads[t].pc = e.pc;
+  for (unsigned t : ts) {
+    m.threads[t].pc = e.pc;
+    if (m.trace) (*m.trace)[t].push_back(e.pc);
+  }
   const auto& in = p.code[e.pc];
   const auto on = guarded(p, l, m, w, live);
   if (!on) return false;

@@ -453,6 +453,7 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
     }
     const auto& in = p.code[th.pc];
     ++m.steps;
+    if (m.trace) (*m.trace)[t].push_back(th.pc);
     Exec x{p, l, m, t, th};
     if (in.guard) {
       const Val g = x.read(*in.guard, 1);

@@ -33,11 +33,18 @@ inline bool is_activemask(const Instruction& in) {
   return in.op == Op::Collective && form_of(in).family == spec::Family::Activemask;
 }
 
-/// "line 12 (bar.sync 0)".
+/// "line 12 (bar.sync 0)", and the CUDA line where the PTX has line information:
+/// "line 12 (bar.sync 0; k.cu:7)".
 inline std::string where(const Program& p, uint32_t pc) {
   if (pc >= p.code.size()) return "the end of the kernel";
   const auto& in = p.code[pc];
-  return "line " + std::to_string(in.loc.line) + " (" + in.text + ")";
+  std::string cu;
+  if (auto f = p.files.find(in.source.file); f != p.files.end() && in.source.line) {
+    const auto slash = f->second.find_last_of('/');
+    cu = "; " + f->second.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+         std::to_string(in.source.line);
+  }
+  return "line " + std::to_string(in.loc.line) + " (" + in.text + cu + ")";
 }
 
 inline Finding finding(std::string key, std::string text, std::vector<unsigned> threads,

@@ -4,6 +4,7 @@
 // indices and every collective parsed against the catalog. The reader (ptx_reader.hpp) builds it;
 // the machine (machine.hpp) runs it.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@ namespace warpspec::programs {
 struct SourceLoc {
   unsigned line = 0;
   unsigned column = 0;
+};
+
+/// A line of the CUDA source an instruction came from, where the PTX carries line information
+/// (`nvcc -lineinfo`): the `.file` number and line of its `.loc`, or of the call site it was
+/// inlined at (an intrinsic's body is inlined from a CUDA header). File 0: none.
+struct SourceLine {
+  uint32_t file = 0;
+  unsigned line = 0;
 };
 
 /// The type qualifier of an instruction or a register (`.u32`, `.s64`, `.pred`, ...).
@@ -137,7 +146,8 @@ struct Instruction {
   bool strong = false;   ///< ld/st `.volatile`: relaxed at system scope, not a plain access
   std::optional<Collective> collective;
   SourceLoc loc;
-  std::string text;  ///< the instruction as written, trimmed, for messages
+  SourceLine source;  ///< the CUDA line, where the PTX has `.loc` directives
+  std::string text;   ///< the instruction as written, trimmed, for messages
 };
 
 /// A register declared by `.reg .type %name<n>;` (one entry per numbered register) or
@@ -173,6 +183,7 @@ struct Program {
   uint32_t shared_bytes = 0;  ///< the whole shared window
   std::vector<Instruction> code;
   SourceLoc loc;  ///< where the `.entry` is
+  std::map<uint32_t, std::string> files;  ///< the `.file` table: number to path
 };
 
 }  // namespace warpspec::programs

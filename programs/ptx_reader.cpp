@@ -472,6 +472,7 @@ class EntryReader {
   void read_performance_directives();
   void read_body();
   void read_directive();
+  void read_loc(const Token& at);
   void read_reg();
   void declare_register(const Token& at, std::string name, Type t);
   void read_shared(const Token& at);
@@ -505,6 +506,7 @@ class EntryReader {
   const LineTable& lines_;
   Cursor& c_;
   Program& prog_;
+  SourceLine source_;  // the last `.loc`
   Scopes scopes_;
   std::map<std::string, uint32_t, std::less<>> labels_;
   std::vector<std::pair<uint32_t, const Token*>> branches_;  // bra instruction, its label
@@ -602,12 +604,28 @@ void EntryReader::read_directive() {
     c_.expect(';', "after .pragma");
     return;
   }
-  if (d.text == ".loc") return c_.skip_line();  // debug line information
+  if (d.text == ".loc") return read_loc(d);
   if (d.text == ".param")                       // in a body, .param only passes a call's arguments
     fail(d.loc, "function calls are not supported (.param declares a call's argument)");
   if (d.text == ".local" || d.text == ".global" || d.text == ".const")
     fail(d.loc, std::string(d.text) + " declarations are not supported");
   fail(d.loc, "unsupported directive " + quoted(d.text));
+}
+
+// `.loc FILE LINE COL[, function_name NAME, inlined_at FILE LINE COL]`: the CUDA line of the
+// instructions that follow. Where the line is inside an inlined function (an intrinsic's body in
+// a CUDA header), the call site it was inlined at is the line a user wrote.
+void EntryReader::read_loc(const Token& at) {
+  std::vector<uint32_t> numbers;
+  std::size_t inlined = 0;
+  while (c_.peek().kind != Tok::End && c_.peek().loc.line == at.loc.line) {
+    const Token& t = c_.next();
+    if (t.is_word("inlined_at")) inlined = numbers.size();
+    if (t.kind == Tok::Number) numbers.push_back(static_cast<uint32_t>(parse_magnitude(t)));
+  }
+  if (numbers.size() < 2) fail(at.loc, ".loc needs a file and a line number");
+  const std::size_t from = inlined && numbers.size() >= inlined + 2 ? inlined : 0;
+  source_ = {numbers[from], numbers[from + 1]};
 }
 
 // `.reg .b32 %r<89>;` declares %r0..%r88; `.reg .u32 %x, %y;` declares names one by one.
@@ -707,6 +725,7 @@ void EntryReader::read_instruction() {
   }
   const Token& op = c_.expect(Tok::Word, "an instruction");
   in.loc = op.loc;
+  in.source = source_;
   read_by_opcode(in, Opcode(op), begin);
   prog_.code.push_back(std::move(in));
 }
@@ -1132,6 +1151,7 @@ class ModuleReader {
   std::string version_, target_;
   std::vector<SharedVar> shared_;
   std::vector<EntrySite> entries_;
+  std::map<uint32_t, std::string> files_;
 };
 
 void ModuleReader::scan() {
@@ -1148,7 +1168,11 @@ void ModuleReader::scan() {
     } else if (d.is_word(".pragma")) {
       c_.expect(Tok::String, "a string after .pragma");
       c_.expect(';', "after .pragma");
-    } else if (d.is_word(".file")) {  // debug information, as `.loc` and `.section` are
+    } else if (d.is_word(".file")) {  // `.file N "path"[, time, size]`: the files `.loc` names
+      const Token& n = c_.expect(Tok::Number, "a file number after .file");
+      const Token& path = c_.expect(Tok::String, "a file name after the .file number");
+      files_[static_cast<uint32_t>(parse_magnitude(n))] =
+          std::string(path.text.substr(1, path.text.size() - 2));
       c_.skip_line();
     } else if (d.is_word(".section")) {
       skip_definition(d);
@@ -1217,6 +1241,7 @@ Program ModuleReader::read(const EntrySite& site) {
   p.version = version_;
   p.target = target_;
   p.loc = site.loc;
+  p.files = files_;
   c_.seek(site.token);
   EntryReader(text_, lines_, c_, p).read(shared_);
   return p;

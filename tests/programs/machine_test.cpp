@@ -156,6 +156,24 @@ TEST(Programs, TwoWarpsAtDifferentBarriersDeadlock) {
   EXPECT_NE(o.findings[0].text.find("threads 32-63"), std::string::npos) << o.findings[0].text;
 }
 
+TEST(Programs, AFindingComesWithEachThreadsTraceAlongItsSchedule) {
+  // The deadlock above: each warp's threads ran the same instructions and wait at their own
+  // barrier; every thread is in exactly one group.
+  const auto x = split_at_barriers("bar.sync 1;");
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  const auto& trace = x.outcomes[0].trace;
+  ASSERT_EQ(trace.size(), 2u);
+  EXPECT_EQ(trace[0].threads.size(), 32u);
+  EXPECT_EQ(trace[0].threads.front(), 0u);
+  EXPECT_EQ(trace[1].threads.front(), 32u);
+  EXPECT_NE(trace[0].end.find("waits at"), std::string::npos) << trace[0].end;
+  EXPECT_NE(trace[0].end.find("(bar.sync 0)"), std::string::npos) << trace[0].end;
+  EXPECT_NE(trace[1].end.find("(bar.sync 1)"), std::string::npos) << trace[1].end;
+  // Warp 0 ran straight to its barrier; warp 1 branched over it.
+  EXPECT_EQ(trace[0].runs.size(), 1u);
+  EXPECT_EQ(trace[1].runs.size(), 2u);
+}
+
 TEST(Programs, SyncthreadsReachedThroughTwoInstructionsIsDivergent) {
   // Both warps use barrier 0, from different instructions: the hardware counts them together,
   // but the condition that split them is not uniform across the block.

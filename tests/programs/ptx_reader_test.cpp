@@ -565,3 +565,46 @@ TEST(PtxReader, CollectiveParseErrorsKeepTheirColumns) {
 
 }  // namespace
 }  // namespace warpspec::programs
+
+namespace warpspec::programs {
+namespace {
+
+TEST(PtxReader, LineInformationGivesEachInstructionItsCudaLine) {
+  // `nvcc -lineinfo` output: a `.loc` before the instructions of each CUDA line; an intrinsic's
+  // body is inlined from a header, and its call site (inlined_at) is the line a user wrote.
+  const auto p = read_ok(R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+  .reg .b32 %r<3>;
+	.loc	1 6 0
+  mov.u32 %r1, %tid.x;
+	.loc	2 110 3, function_name $L__info_string0, inlined_at 1 11 5
+  bar.warp.sync -1;
+  ret;
+}
+	.file	1 "/home/user/src/kernel.cu"
+	.file	2 "/usr/local/cuda/include/sm_30_intrinsics.hpp", 1700000000, 12345
+)");
+  ASSERT_EQ(p.code.size(), 3u);
+  EXPECT_EQ(p.code[0].source.file, 1u);
+  EXPECT_EQ(p.code[0].source.line, 6u);
+  EXPECT_EQ(p.code[1].source.file, 1u);
+  EXPECT_EQ(p.code[1].source.line, 11u);
+  EXPECT_EQ(p.files.at(1), "/home/user/src/kernel.cu");
+  EXPECT_EQ(p.files.at(2), "/usr/local/cuda/include/sm_30_intrinsics.hpp");
+  // Without line information, instructions have none.
+  const auto plain = read_ok(".version 9.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k()\n{\n  ret;\n}\n");
+  EXPECT_EQ(plain.code[0].source.file, 0u);
+  EXPECT_TRUE(plain.files.empty());
+  // A .loc without a line is malformed.
+  EXPECT_NE(read_error(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                       "\t.loc\t1\n  ret;\n}\n")
+                .message.find(".loc needs a file and a line"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpspec::programs
