@@ -2,6 +2,7 @@
 // together (the scheduler's choices), executing a group through the per-instruction model, and
 // why threads that can never go on are stuck.
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 
@@ -38,16 +39,24 @@ Val mask_of(const Program& p, const Thread& th) {
   return reg_or(th, c.mask, c.parsed.instr.imm_mask, 0xffffffffu);
 }
 
-// The threads a waiting thread's membermask names that exist and have not exited.
+// The lanes a waiting thread's membermask names that exist and have not exited, as a mask.
+uint32_t named_lanes(const Program& p, const Machine& m, unsigned t) {
+  const unsigned base = t / kWarp * kWarp;
+  uint32_t out = static_cast<uint32_t>(mask_of(p, m.threads[t]).v);
+  for (uint32_t rest = out; rest; rest &= rest - 1) {
+    const unsigned j = static_cast<unsigned>(std::countr_zero(rest));
+    if (base + j >= m.threads.size() || m.threads[base + j].status == Status::Exited)
+      out &= ~(uint32_t{1} << j);
+  }
+  return out;
+}
+
+// The same as thread numbers.
 std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
   const unsigned base = t / kWarp * kWarp;
-  const uint32_t mask = static_cast<uint32_t>(mask_of(p, m.threads[t]).v);
   std::vector<unsigned> out;
-  for (unsigned j = 0; j < kWarp; ++j) {
-    const unsigned u = base + j;
-    if ((mask >> j & 1) && u < m.threads.size() && m.threads[u].status != Status::Exited)
-      out.push_back(u);
-  }
+  for (uint32_t rest = named_lanes(p, m, t); rest; rest &= rest - 1)
+    out.push_back(base + static_cast<unsigned>(std::countr_zero(rest)));
   return out;
 }
 
@@ -56,21 +65,27 @@ std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
 // undefined forms a group of its own, whose execution reports it.
 std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t) {
   const int key = meet_key(p.code[m.threads[t].pc]);
-  std::set<unsigned> group{t};
-  std::vector<unsigned> todo{t};
-  while (!todo.empty()) {
-    const unsigned j = todo.back();
-    todo.pop_back();
+  // Lanes of t's warp, as masks: the group so far and those whose names are still to follow.
+  const unsigned base = t / kWarp * kWarp;
+  uint32_t group = uint32_t{1} << (t - base), todo = group;
+  while (todo) {
+    const unsigned j = base + static_cast<unsigned>(std::countr_zero(todo));
+    todo &= todo - 1;
     if (mask_of(p, m.threads[j]).undef) {
       if (j == t) return {t};
       return {};
     }
-    for (unsigned u : named(p, m, j)) {
+    const uint32_t names = named_lanes(p, m, j);
+    for (uint32_t fresh = names & ~group; fresh; fresh &= fresh - 1) {
+      const unsigned u = base + static_cast<unsigned>(std::countr_zero(fresh));
       if (!waits_at_warp_collective(p, m, u) || meet_key(p.code[m.threads[u].pc]) != key) return {};
-      if (group.insert(u).second) todo.push_back(u);
     }
+    todo |= names & ~group;
+    group |= names;
   }
-  return {group.begin(), group.end()};
+  std::vector<unsigned> out;
+  for (; group; group &= group - 1) out.push_back(base + static_cast<unsigned>(std::countr_zero(group)));
+  return out;
 }
 
 // The groups of `ts` (threads at one __activemask) offered: every non-empty subset when there
