@@ -61,10 +61,14 @@ std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
 }
 
 // The smallest group around t in which every thread's named threads wait at the same
-// collective; empty when some named thread waits elsewhere. A thread whose membermask is
-// undefined forms a group of its own, whose execution reports it.
+// collective with the same membermask value; empty when some named thread waits elsewhere, or
+// at this collective with another mask (the PTX ISA has a thread wait until the named threads
+// have executed the instruction with the same qualifiers and the same membermask: a thread
+// that passes another mask does not release it, though it may come back with this one). A
+// thread whose membermask is undefined forms a group of its own, whose execution reports it.
 std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t) {
   const int key = meet_key(p.code[m.threads[t].pc]);
+  const Val mask = mask_of(p, m.threads[t]);
   // Lanes of t's warp, as masks: the group so far and those whose names are still to follow.
   const unsigned base = t / kWarp * kWarp;
   uint32_t group = uint32_t{1} << (t - base), todo = group;
@@ -79,6 +83,8 @@ std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t
     for (uint32_t fresh = names & ~group; fresh; fresh &= fresh - 1) {
       const unsigned u = base + static_cast<unsigned>(std::countr_zero(fresh));
       if (!waits_at_warp_collective(p, m, u) || meet_key(p.code[m.threads[u].pc]) != key) return {};
+      const Val other = mask_of(p, m.threads[u]);
+      if (!other.undef && !mask.undef && other.v != mask.v) return {};
     }
     todo |= names & ~group;
     group |= names;
