@@ -1,7 +1,11 @@
 // Recorded kernel launches against their explorations (kernel_replay.hpp).
 #include "capture/kernel_replay.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -169,12 +173,15 @@ std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manife
 
 KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                   const programs::ExploreOptions& options,
-                                  const std::function<void(std::size_t)>& progress) {
+                                  const std::function<void(std::size_t)>& progress,
+                                  unsigned workers) {
   const auto t0 = std::chrono::steady_clock::now();
   KernelSetReplay out;
   out.name = set.name;
   const auto kernels = read_manifests(set.manifests);
-  std::map<fs::path, std::string> ptx_text;
+  // The launches to replay, and each kernel they name once, in the order first named.
+  std::vector<LaunchRecord> records;
+  std::vector<std::string> order;
   std::map<std::string, std::optional<programs::Exploration>> explored;  // nullopt: outside
   std::size_t seen = 0;
   for (const auto& file : set.records) {
@@ -184,32 +191,56 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       ++line_no;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       if (seen++ % std::max(1u, every) != 0) continue;
-      const auto r = parse_launch_record(line, file.string(), line_no);
-      const auto k = kernels.find(r.kernel);
-      if (k == kernels.end())
+      auto r = parse_launch_record(line, file.string(), line_no);
+      if (!kernels.count(r.kernel))
         throw model::FormatError(file.string(), line_no,
                                  "kernel \"" + r.kernel + "\" is in none of the set's manifests");
-      auto x = explored.find(r.kernel);
-      if (x == explored.end()) {
-        auto& text = ptx_text[k->second.ptx];
-        if (text.empty()) text = read_text(k->second.ptx);
-        const auto read = programs::read_ptx(text, k->second.entry.at("entry").get<std::string>());
-        std::optional<programs::Exploration> e;
-        if (const auto* p = std::get_if<programs::Program>(&read)) {
-          const auto launch = programs::launch_from_json(k->second.entry, k->second.manifest);
-          e = programs::explore(*p, launch.launch, options);
-        }
-        x = explored.emplace(r.kernel, std::move(e)).first;
-      }
-      const auto v = x->second ? judge(r, *x->second) : LaunchVerdict::Outside;
-      ++out.counts[v];
-      ++out.launches;
-      if (!r.device.empty())
-        out.devices.insert(r.device + (r.driver.empty() ? "" : " (driver " + r.driver + ")"));
-      if (contradicts(v))
-        out.contradictions.push_back({r.kernel, r.run, v, r.error});
-      if (progress) progress(out.launches);
+      if (explored.emplace(r.kernel, std::nullopt).second) order.push_back(r.kernel);
+      records.push_back(std::move(r));
     }
+  }
+  // The PTX files, read once each; then the explorations, on `workers` threads (each is
+  // independent: explore() keeps no state between calls).
+  std::map<fs::path, std::string> ptx_text;
+  for (const auto& name : order) {
+    auto& text = ptx_text[kernels.at(name).ptx];
+    if (text.empty()) text = read_text(kernels.at(name).ptx);
+  }
+  std::vector<std::optional<programs::Exploration>> results(order.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&](bool report) {
+    for (std::size_t i; (i = next++) < order.size();) {
+      try {
+        const auto& k = kernels.at(order[i]);
+        const auto read = programs::read_ptx(ptx_text.at(k.ptx), k.entry.at("entry").get<std::string>());
+        if (const auto* p = std::get_if<programs::Program>(&read)) {
+          const auto launch = programs::launch_from_json(k.entry, k.manifest);
+          results[i] = programs::explore(*p, launch.launch, options);
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+      }
+      ++done;
+      if (report && progress) progress(done);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < std::max(1u, workers); ++w) pool.emplace_back(work, false);
+  work(true);
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  for (std::size_t i = 0; i < order.size(); ++i) explored[order[i]] = std::move(results[i]);
+  for (const auto& r : records) {
+    const auto& x = explored.at(r.kernel);
+    const auto v = x ? judge(r, *x) : LaunchVerdict::Outside;
+    ++out.counts[v];
+    ++out.launches;
+    if (!r.device.empty())
+      out.devices.insert(r.device + (r.driver.empty() ? "" : " (driver " + r.driver + ")"));
+    if (contradicts(v)) out.contradictions.push_back({r.kernel, r.run, v, r.error});
   }
   out.kernels = explored.size();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -99,10 +99,11 @@ struct KernelSetReplay {
 };
 
 /// Replays every `every`-th launch of `set` (1: all of them), each kernel explored once with
-/// `options`. `progress` (when set) is called after each launch with the count so far. Throws
-/// model::FormatError or MissingFile on a bad file.
+/// `options`, on `workers` threads. `progress` (when set) is called now and then, on the calling
+/// thread, with the number of kernels explored so far. Throws model::FormatError or MissingFile on a bad file.
 KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                   const programs::ExploreOptions& options,
-                                  const std::function<void(std::size_t)>& progress = {});
+                                  const std::function<void(std::size_t)>& progress = {},
+                                  unsigned workers = 1);
 
 }  // namespace warpspec::capture

@@ -4,6 +4,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <thread>
 #include <unistd.h>
 
 #include "capture/format.hpp"
@@ -23,9 +24,12 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
     sets = capture::read_kernel_sets(index);
     for (const auto& s : sets) {
       const unsigned every = sampled ? s.sample : 1;
-      done.push_back(capture::replay_kernel_set(s, every, options, [&](std::size_t n) {
-        if (tty && n % 10 == 0) std::cerr << "\r  " << s.name << ": " << n << " launches" << std::flush;
-      }));
+      done.push_back(capture::replay_kernel_set(
+          s, every, options,
+          [&](std::size_t n) {
+            if (tty) std::cerr << "\r  " << s.name << ": " << n << " kernels explored" << std::flush;
+          },
+          std::max(1u, std::min(2u, std::thread::hardware_concurrency()))));
       if (tty) std::cerr << "\r\033[K" << std::flush;
     }
   } catch (const capture::MissingFile& e) {

@@ -8,6 +8,7 @@
 // next phase. `model::evaluate_cta` judges the phase taken (its UB clauses and bar.red's
 // results), and a phase left open when nothing can move is judged the same way.
 #include <algorithm>
+#include <climits>
 #include <map>
 
 #include "model/eval.hpp"
@@ -28,29 +29,29 @@ struct WarpArrival {
 // The warp arrivals formed in the open phase `ph`, in the order they formed.
 std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph) {
   std::vector<WarpArrival> out;
+  if (ph.empty()) return out;
   const auto n = static_cast<unsigned>(m.threads.size());
-  for (unsigned w = 0; w * kWarp < n; ++w) {
-    const auto [lo, hi] = warp_threads(n, w);
-    // Per thread of the warp, where in the phase each of its arrivals is.
-    std::vector<std::vector<std::size_t>> at(hi - lo);
-    for (std::size_t i = 0; i < ph.size(); ++i)
-      if (ph[i].thread >= lo && ph[i].thread < hi) at[ph[i].thread - lo].push_back(i);
-    for (unsigned nth = 0;; ++nth) {
-      std::size_t last = 0;
-      bool whole = true, any = false;
-      for (unsigned t = lo; t < hi; ++t) {
-        const auto& mine = at[t - lo];
-        if (nth < mine.size()) {
-          last = std::max(last, mine[nth]);
-          any = true;
-        } else if (m.threads[t].status != Status::Exited) {
-          whole = false;  // a live thread has not arrived this often
-        }
-      }
-      if (!whole || !any) break;
-      out.push_back({w, nth, last});
-    }
+  const unsigned warps = (n + kWarp - 1) / kWarp;
+  // Per thread, its arrivals in the phase; per warp, how many arrivals every live thread of it
+  // has made (the fewest), or where none is live, the most any thread made.
+  std::vector<unsigned> made(n, 0);
+  for (const auto& a : ph) ++made[a.thread];
+  std::vector<unsigned> whole(warps, UINT_MAX), most(warps, 0);
+  for (unsigned t = 0; t < n; ++t) {
+    most[t / kWarp] = std::max(most[t / kWarp], made[t]);
+    if (m.threads[t].status != Status::Exited)
+      whole[t / kWarp] = std::min(whole[t / kWarp], made[t]);
   }
+  // The n-th arrival of a warp forms at the phase index of the last thread's n-th arrival.
+  std::vector<std::vector<std::size_t>> at(warps);
+  for (unsigned w = 0; w < warps; ++w) at[w].assign(whole[w] == UINT_MAX ? most[w] : whole[w], 0);
+  std::fill(made.begin(), made.end(), 0);
+  for (std::size_t i = 0; i < ph.size(); ++i) {
+    const unsigned t = ph[i].thread, w = t / kWarp, nth = made[t]++;
+    if (nth < at[w].size()) at[w][nth] = std::max(at[w][nth], i);
+  }
+  for (unsigned w = 0; w < warps; ++w)
+    for (unsigned nth = 0; nth < at[w].size(); ++nth) out.push_back({w, nth, at[w][nth]});
   std::sort(out.begin(), out.end(),
             [](const WarpArrival& a, const WarpArrival& b) { return a.formed_at < b.formed_at; });
   return out;
@@ -234,7 +235,12 @@ bool release_arrivers(const Program& p, Machine& m) {
   bool moved = false;
   for (std::size_t k = 0; k < m.phase.size(); ++k) {
     const auto& ph = m.phase[k];
-    if (ph.empty()) continue;
+    if (std::none_of(ph.begin(), ph.end(), [&](const Arrival& a) {
+          const auto& th = m.threads[a.thread];
+          return th.status == Status::Waits && th.pc == a.pc &&
+                 p.code[a.pc].collective->parsed.instr.form == spec::FormId::BarArrive;
+        }))
+      continue;
     std::map<unsigned, unsigned> count, formed_n;
     for (const auto& a : ph) count[a.thread]++;
     for (const auto& w : formed(m, ph)) formed_n[w.warp] = std::max(formed_n[w.warp], w.nth + 1);

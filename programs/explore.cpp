@@ -75,25 +75,22 @@ bool same_end(const PathEnd& a, const PathEnd& b) {
 
 // Groups the threads whose traces are the same, each trace as runs of consecutive
 // instructions, and says where each thread ended.
-std::vector<ThreadTrace> group_traces(const Program& p, const Machine& m,
-                                      const std::vector<std::vector<uint32_t>>& pcs) {
+std::vector<ThreadTrace> group_traces(
+    const Program& p, const Machine& m,
+    const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& all_runs) {
   std::map<std::pair<std::vector<std::pair<uint32_t, uint32_t>>, std::string>,
            std::vector<unsigned>>
       groups;
-  for (unsigned t = 0; t < pcs.size(); ++t) {
-    std::vector<std::pair<uint32_t, uint32_t>> runs;
-    for (uint32_t pc : pcs[t]) {
-      if (!runs.empty() && runs.back().second + 1 == pc)
-        runs.back().second = pc;
-      else
-        runs.push_back({pc, pc});
-    }
+  for (unsigned t = 0; t < all_runs.size(); ++t) {
+    const auto& runs = all_runs[t];
     const auto& th = m.threads[t];
     std::string end = th.status == Status::Exited      ? "exits"
                       : th.status == Status::Waits     ? "waits at " + detail::where(p, th.pc)
                       : th.status == Status::AtBarrier ? "stands before " + detail::where(p, th.pc)
                                                        : "stops at " + detail::where(p, th.pc);
-    groups[{std::move(runs), std::move(end)}].push_back(t);
+    if (runs.size() == detail::kTraceRuns)
+      end = "(trace cut after " + std::to_string(detail::kTraceRuns) + " runs) " + end;
+    groups[{runs, std::move(end)}].push_back(t);
   }
   std::vector<ThreadTrace> out;
   for (auto& [key, ts] : groups) out.push_back({std::move(ts), key.first, key.second});
@@ -103,16 +100,20 @@ std::vector<ThreadTrace> group_traces(const Program& p, const Machine& m,
   return out;
 }
 
-// Runs `path` again from the start to tell its steps and each thread's trace.
+// Runs `path` again from the start to tell its steps, and for an outcome with a finding each
+// thread's trace. (Nothing to run for a path without choices and without a finding.)
 void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, PathEnd& e) {
+  const bool traced = !e.findings.empty();
+  if (path.empty() && !traced) return;
   Machine m = start(p, l);
-  m.trace = std::make_shared<std::vector<std::vector<uint32_t>>>(l.threads);
+  if (traced)
+    m.trace = std::make_shared<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>>(l.threads);
   settle(p, l, m);
   for (const auto& c : path) {
     e.schedule.push_back(describe(p, m, c));
     apply(p, l, m, c);
   }
-  e.trace = group_traces(p, m, *m.trace);
+  if (traced) e.trace = group_traces(p, m, *m.trace);
 }
 
 void record(const Program& p, const Launch& l, Exploration& x, PathEnd e,

@@ -91,7 +91,7 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
   }
   for (unsigned t : ts) {
     m.threads[t].pc = e.pc;
-    if (m.trace) (*m.trace)[t].push_back(e.pc);
+    trace_step(m, t, e.pc);
   }
   const auto& in = p.code[e.pc];
   const auto on = guarded(p, l, m, w, live);

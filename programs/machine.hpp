@@ -163,9 +163,9 @@ struct Machine {
   std::shared_ptr<const std::vector<uint32_t>> reconverge;
   /// Instructions the threads have executed on the path to this state (not part of the state).
   uint64_t steps = 0;
-  /// When set, each thread's executed instructions (pcs) are appended here, in order: a replay
-  /// of a schedule for a printed trace (not part of the state).
-  std::shared_ptr<std::vector<std::vector<uint32_t>>> trace;
+  /// When set, each thread's executed instructions are appended here, as runs of consecutive
+  /// pcs [first, last]: a replay of a schedule for a printed trace (not part of the state).
+  std::shared_ptr<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>> trace;
 };
 
 /// What the scheduler may choose in a state.

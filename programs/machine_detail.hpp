@@ -33,6 +33,19 @@ inline bool is_activemask(const Instruction& in) {
   return in.op == Op::Collective && form_of(in).family == spec::Family::Activemask;
 }
 
+/// Runs a trace keeps per thread; a longer trace is cut there (machine.hpp, Machine::trace).
+inline constexpr std::size_t kTraceRuns = 4096;
+
+/// Thread t executes the instruction at `pc`: extends its trace where one is kept.
+inline void trace_step(Machine& m, unsigned t, uint32_t pc) {
+  if (!m.trace) return;
+  auto& runs = (*m.trace)[t];
+  if (!runs.empty() && runs.back().second + 1 == pc)
+    runs.back().second = pc;
+  else if (runs.size() < kTraceRuns)
+    runs.push_back({pc, pc});
+}
+
 /// "line 12 (bar.sync 0)", and the CUDA line where the PTX has line information:
 /// "line 12 (bar.sync 0; k.cu:7)".
 inline std::string where(const Program& p, uint32_t pc) {
