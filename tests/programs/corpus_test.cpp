@@ -43,8 +43,9 @@ TEST_P(Corpus, EveryScheduleGivesWhatTheManualsSay) {
   EXPECT_EQ(x.limits.empty(), x.complete);
   // A deadlock that only follows undefined behaviour is left open (null): the walk ends a path
   // at its first finding.
-  if (!e["deadlock"].is_null())
+  if (!e["deadlock"].is_null()) {
     EXPECT_EQ(x.any(PathEnd::Kind::Deadlock), e["deadlock"].get<bool>()) << seen;
+  }
   EXPECT_EQ(x.any(PathEnd::Kind::Race), e["race"].get<bool>()) << seen;
   EXPECT_EQ(x.any_undefined(), e["ub"].get<bool>()) << seen;
   if (e["final"].is_null()) return;
