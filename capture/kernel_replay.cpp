@@ -28,6 +28,7 @@ std::string_view verdict_text(LaunchVerdict v) {
     case LaunchVerdict::HangUnfinished: return "hung, walk stopped at a limit";
     case LaunchVerdict::HangNotPredicted: return "HUNG THOUGH EVERY SCHEDULE COMPLETES";
     case LaunchVerdict::TrapPredicted: return "failed, UB predicted";
+    case LaunchVerdict::TrapUnfinished: return "failed, walk stopped at a limit";
     case LaunchVerdict::MemoryUnpredicted: return "completed, race or UB (memory not predicted)";
     case LaunchVerdict::Outside: return "outside the PTX subset";
     case LaunchVerdict::Error: return "FAILED THOUGH NO SCHEDULE REACHES UB";
@@ -104,7 +105,10 @@ bool memory_predicted(const LaunchRecord& r, const programs::Exploration& x) {
 LaunchVerdict judge(const LaunchRecord& r, const programs::Exploration& x) {
   const bool undefined = x.any_undefined();
   // A launch that failed (the GPU trapped) is what undefined behaviour may do.
-  if (r.status == "error") return undefined ? LaunchVerdict::TrapPredicted : LaunchVerdict::Error;
+  if (r.status == "error")
+    return undefined      ? LaunchVerdict::TrapPredicted
+           : x.complete ? LaunchVerdict::Error
+                        : LaunchVerdict::TrapUnfinished;
   if (r.status == "hang") {
     if (x.any(PathEnd::Kind::Deadlock) || undefined) return LaunchVerdict::HangPredicted;
     return x.complete ? LaunchVerdict::HangNotPredicted : LaunchVerdict::HangUnfinished;
@@ -192,9 +196,25 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       if (seen++ % std::max(1u, every) != 0) continue;
       auto r = parse_launch_record(line, file.string(), line_no);
-      if (!kernels.count(r.kernel))
+      const auto k = kernels.find(r.kernel);
+      if (k == kernels.end())
         throw model::FormatError(file.string(), line_no,
                                  "kernel \"" + r.kernel + "\" is in none of the set's manifests");
+      // A completed launch has one entry per parameter: a buffer's words, null for a scalar.
+      if (r.status == "completed") {
+        const auto& params = k->second.entry.at("params");
+        if (r.buffers.size() != params.size())
+          throw model::FormatError(file.string(), line_no,
+                                   "buffers: " + std::to_string(r.buffers.size()) +
+                                       " entries, but " + r.kernel + " takes " +
+                                       std::to_string(params.size()) + " parameters");
+        for (std::size_t i = 0; i < params.size(); ++i)
+          if (r.buffers[i].has_value() == params[i].contains("value"))
+            throw model::FormatError(file.string(), line_no,
+                                     "buffers[" + std::to_string(i) + "]: expected " +
+                                         (params[i].contains("value") ? "null for a scalar"
+                                                                      : "the buffer's words"));
+      }
       if (explored.emplace(r.kernel, std::nullopt).second) order.push_back(r.kernel);
       records.push_back(std::move(r));
     }
@@ -222,6 +242,7 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       } catch (...) {
         std::lock_guard<std::mutex> hold(failure_lock);
         if (!failure) failure = std::current_exception();
+        next = order.size();  // the others stop at their next kernel
       }
       ++done;
       if (report && progress) progress(done);

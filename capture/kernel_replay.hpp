@@ -28,6 +28,8 @@ enum class LaunchVerdict : uint8_t {
   HangUnfinished,     ///< hung, and the exploration stopped at a limit before finding why
   HangNotPredicted,   ///< hung, though every schedule completes cleanly: a contradiction
   TrapPredicted,      ///< the launch failed, and some schedule reaches undefined behaviour
+  TrapUnfinished,     ///< the launch failed, and the exploration stopped at a limit before
+                      ///< finding undefined behaviour
   MemoryUnpredicted,  ///< completed; a race or undefined behaviour leaves memory unpredicted
   Outside,            ///< the kernel's PTX is outside the subset the reader takes
   Error               ///< the launch failed though no schedule reaches undefined behaviour
@@ -39,6 +41,7 @@ inline constexpr LaunchVerdict kLaunchVerdicts[] = {
     LaunchVerdict::NotAmongBounded,  LaunchVerdict::NotPredicted,
     LaunchVerdict::HangPredicted,    LaunchVerdict::HangUnfinished,
     LaunchVerdict::HangNotPredicted, LaunchVerdict::TrapPredicted,
+    LaunchVerdict::TrapUnfinished,
     LaunchVerdict::MemoryUnpredicted, LaunchVerdict::Outside,
     LaunchVerdict::Error};
 

@@ -71,7 +71,8 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
   for (const auto& d : done) {
     devices.insert(d.devices.begin(), d.devices.end());
     launches += d.launches;
-    for (auto v : {capture::LaunchVerdict::NotAmongBounded, capture::LaunchVerdict::HangUnfinished})
+    for (auto v : {capture::LaunchVerdict::NotAmongBounded, capture::LaunchVerdict::HangUnfinished,
+                   capture::LaunchVerdict::TrapUnfinished})
       undecided += d.counts.count(v) ? d.counts.at(v) : 0;
     for (const auto& c : d.contradictions) {
       if (++contradictions <= 10)

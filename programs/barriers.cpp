@@ -284,6 +284,17 @@ bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
   return true;
 }
 
+void canonical_phases(Machine& m) {
+  // An open phase with a thread count holds fewer formed warp arrivals than it needs (it
+  // completes the moment it has them), so which warps it takes does not depend on the order of
+  // its arrivals: sorted by thread (each thread's own arrivals in their order), states that
+  // differ only in that order are one.
+  for (auto& ph : m.phase)
+    if (!ph.empty() && ph.front().counted)
+      std::stable_sort(ph.begin(), ph.end(),
+                       [](const Arrival& a, const Arrival& b) { return a.thread < b.thread; });
+}
+
 bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
   bool moved = release_arrivers(p, m);
   for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)

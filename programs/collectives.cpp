@@ -61,11 +61,12 @@ std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
 }
 
 // The smallest group around t in which every thread's named threads wait at the same
-// collective with the same membermask value; empty when some named thread waits elsewhere, or
-// at this collective with another mask (the PTX ISA has a thread wait until the named threads
-// have executed the instruction with the same qualifiers and the same membermask: a thread
-// that passes another mask does not release it, though it may come back with this one). A
-// thread whose membermask is undefined forms a group of its own, whose execution reports it.
+// collective; empty when some named thread waits elsewhere, or at the same form at another
+// instruction with another membermask value (the PTX ISA has a thread wait until the named
+// threads have executed the instruction with the same qualifiers and the same membermask: a
+// thread that passes another mask elsewhere does not release it, though it may come back with
+// this one). A thread whose membermask is undefined forms a group of its own, whose execution
+// reports it.
 std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t) {
   const int key = meet_key(p.code[m.threads[t].pc]);
   const Val mask = mask_of(p, m.threads[t]);
@@ -83,8 +84,12 @@ std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t
     for (uint32_t fresh = names & ~group; fresh; fresh &= fresh - 1) {
       const unsigned u = base + static_cast<unsigned>(std::countr_zero(fresh));
       if (!waits_at_warp_collective(p, m, u) || meet_key(p.code[m.threads[u].pc]) != key) return {};
+      // At one instruction threads meet whatever their masks, and the model judges a mismatch
+      // (the H100 hangs on one: docs/observed-behaviour.md); from another instruction, only a
+      // thread with the same mask releases this one.
       const Val other = mask_of(p, m.threads[u]);
-      if (!other.undef && !mask.undef && other.v != mask.v) return {};
+      if (m.threads[u].pc != m.threads[t].pc && !other.undef && !mask.undef && other.v != mask.v)
+        return {};
     }
     todo |= names & ~group;
     group |= names;
@@ -245,25 +250,25 @@ std::string positions(const Program& p, const Machine& m, const std::vector<unsi
 }  // namespace
 
 // The arrivals that threads standing before counted barriers can make, one group per warp and
-// instruction, and each group's barrier number (UINT64_MAX where it is undefined: arriving
-// reports that).
-std::vector<std::pair<uint64_t, Choice>> barrier_arrivals(const Program& p, const Machine& m) {
+// instruction.
+std::vector<Choice> barrier_arrivals(const Machine& m) {
   std::map<std::pair<unsigned, uint32_t>, std::vector<unsigned>> groups;  // (warp, pc)
   for (unsigned t = 0; t < m.threads.size(); ++t)
     if (m.threads[t].status == Status::AtBarrier) groups[{t / kWarp, m.threads[t].pc}].push_back(t);
-  std::vector<std::pair<uint64_t, Choice>> out;
-  for (auto& [at, ts] : groups) {
-    const auto& c = *p.code[at.second].collective;
-    const Val k = reg_or(m.threads[ts.front()], c.bar, c.parsed.instr.imm_bar, 0);
-    out.push_back({k.undef ? UINT64_MAX : k.v, {Choice::Kind::Arrive, std::move(ts)}});
-  }
+  std::vector<Choice> out;
+  for (auto& [at, ts] : groups) out.push_back({Choice::Kind::Arrive, std::move(ts)});
   return out;
 }
 
 // Choices of different warps commute (their threads are disjoint, memory between
 // synchronisations is race-checked, and a barrier without a count completes the same whichever
-// warp came first), so only the first warp with a choice is offered: a persistent set. Within that warp, a ready group that overlaps no other
-// group simply executes. Waiting could only let a thread that arrives later join it, and such
+// warp came first), so only the first warp with a choice is offered: a persistent set. Arrivals
+// at barriers with a thread count do not commute with each other (which warps fill a phase
+// depends on their order), but every other choice commutes with them (it neither adds to a
+// phase nor reads one), so they are offered, all of them, once nothing else is left; the
+// explorer offers them sooner where the other choices only cycle or end their paths
+// (explore.cpp). Within the first warp, a ready group that overlaps no other group simply
+// executes. Waiting could only let a thread that arrives later join it, and such
 // a thread names members whose masks do not name it: undefined behaviour whether it joins (the
 // masks mismatch) or not (it waits for threads that have gone on), so no verdict is lost, only
 // which of the two findings is shown.
@@ -272,6 +277,11 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
   if (m.stop) return {};
   if (!m.stacks.empty()) return lockstep_choices(m);
   std::vector<Choice> all;
+  const auto arrivals = barrier_arrivals(m);
+  auto with_arrivals = [&](std::vector<Choice> cs) {
+    cs.insert(cs.end(), arrivals.begin(), arrivals.end());
+    return cs;
+  };
   for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
     const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
     std::vector<Choice> out;
@@ -297,18 +307,7 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
     if (reduce && !out.empty()) return out;
     all.insert(all.end(), out.begin(), out.end());
   }
-  // Arrivals at counted barriers: which warps fill a phase depends on their order. Every other
-  // choice commutes with an arrival (it neither adds to a phase nor reads one), and arrivals at
-  // different barrier numbers commute, so reduced, they are offered when nothing else is left,
-  // those at the lowest number only, in every order.
-  auto arrivals = barrier_arrivals(p, m);
-  if (!arrivals.empty()) {
-    uint64_t lowest = UINT64_MAX;
-    for (const auto& a : arrivals) lowest = std::min(lowest, a.first);
-    for (auto& a : arrivals)
-      if (!reduce || a.first == lowest) all.push_back(std::move(a.second));
-  }
-  return all;
+  return with_arrivals(std::move(all));
 }
 
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
@@ -317,6 +316,7 @@ void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
   } else if (c.kind == Choice::Kind::Arrive) {
     for (unsigned t : c.threads)
       if (!m.stop) arrive_at_barrier(p, m, t);
+    canonical_phases(m);
   } else if (c.kind == Choice::Kind::Collective) {
     execute_group(p, l, m, c.threads);
   } else {

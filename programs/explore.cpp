@@ -14,6 +14,7 @@ struct Node {
   Machine m;
   std::vector<Choice> path;
   bool widened = false;  // reached through the other warps' choices after a finding
+  uint64_t digest = 0;   // of m, taken once
 };
 
 PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const Machine& m) {
@@ -169,6 +170,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   Exploration x;
   Node root{start(p, l), {}, false};
   settle(p, l, root.m);
+  root.digest = digest(root.m);
   x.steps = root.m.steps;
   // Breadth first, so that the first path found to each outcome is a shortest one.
   std::deque<Node> queue;
@@ -178,7 +180,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   while (!queue.empty()) {
     Node n = std::move(queue.front());
     queue.pop_front();
-    if (!seen.insert(digest(n.m)).second) continue;
+    if (!seen.insert(n.digest).second) continue;
     if (++x.states % 1000 == 0 && o.progress) o.progress(x.states);
     one_order = one_order || n.m.one_order;
     strong_order = strong_order || n.m.strong_order;
@@ -198,20 +200,31 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
       Node child{n.m, n.path, widened};
       child.path.push_back(c);
       apply(p, l, child.m, c);
+      child.digest = digest(child.m);
       x.steps += child.m.steps - n.m.steps;
       next.push_back(std::move(child));
     };
     for (const auto& c : cs) follow(c, n.widened);
+    auto offered = [&](const Choice& c) {
+      return std::any_of(cs.begin(), cs.end(), [&](const Choice& d) {
+        return d.kind == c.kind && d.threads == c.threads;
+      });
+    };
     // A path ends at its first finding. Where one of the first warp's choices ends it, the
     // other warps' choices are followed from here too, once on a path, so that what they
-    // would find (a race, another clause) is not hidden behind it.
-    if (o.reduce && !n.widened &&
-        std::any_of(next.begin(), next.end(), [](const Node& c) { return c.m.stop; }))
+    // would find (a race, another clause) is not hidden behind it; arrivals at counted
+    // barriers, which wait until nothing else is left, are followed then on every path.
+    // Where every choice leads back to a state already seen (the threads cycle), the other
+    // choices are followed too, so that the arrivals and other warps waiting behind the cycle
+    // are not starved (the cycle proviso of partial-order reduction).
+    const bool stops =
+        std::any_of(next.begin(), next.end(), [](const Node& c) { return c.m.stop; });
+    const bool cycles =
+        std::all_of(next.begin(), next.end(), [&](const Node& c) { return seen.count(c.digest); });
+    if (o.reduce && (stops || cycles))
       for (const auto& c : choices(p, n.m, o.activemask_limit, bounded, false))
-        if (std::none_of(cs.begin(), cs.end(), [&](const Choice& d) {
-              return d.kind == c.kind && d.threads == c.threads;
-            }))
-          follow(c, true);
+        if (!offered(c) && (cycles || !n.widened || c.kind == Choice::Kind::Arrive))
+          follow(c, n.widened || (stops && !cycles && c.kind != Choice::Kind::Arrive));
     for (auto& c : next) queue.push_back(std::move(c));
     if (queue.size() > o.max_states) {
       x.complete = false;
@@ -220,6 +233,14 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
                          "below are those found so far");
       break;
     }
+  }
+  if (x.outcomes.empty()) {
+    // Every path came back to a state already seen: the threads cycle (a livelock), and no
+    // schedule that the walk followed ends.
+    x.complete = false;
+    x.limits.push_back(
+        "no path reached an end: every choice led back to a state already seen (the threads "
+        "cycle without finishing)");
   }
   if (x.any(PathEnd::Kind::GaveUp)) {
     x.complete = false;
@@ -243,8 +264,9 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
   if (one_order) {
     x.complete = false;
     x.limits.push_back(
-        "lockstep: a barrier with a thread count completed while other threads could still "
-        "have arrived: the warps that formed each phase were taken in one order");
+        "warps arrived at a barrier with a thread count in one order only (a thread spun while "
+        "others stood before the barrier, or, in lockstep, a phase completed while other "
+        "threads could still have come)");
   }
   return x;
 }

@@ -101,6 +101,9 @@ bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t);
 /// Counts thread t in the open phase of the block barrier it stands at; it waits (at bar.arrive,
 /// for its warp only). False when the path stopped.
 bool arrive_at_barrier(const Program& p, Machine& m, unsigned t);
+/// Sorts the open phases of counted barriers by thread (independent scheduling: their order
+/// decides nothing, see barriers.cpp).
+void canonical_phases(Machine& m);
 /// Lets threads at bar.arrive whose warp has arrived go on, and completes every barrier phase
 /// that can complete; true when anything moved.
 bool complete_barriers(const Program& p, const Launch& l, Machine& m);

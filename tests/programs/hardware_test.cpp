@@ -116,7 +116,20 @@ TEST(Hardware, AJudgedLaunchIsComparedWordByWordExceptWhereUndefined) {
             LaunchVerdict::HangNotPredicted);
   EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), x),
             LaunchVerdict::Error);
+  // With undefined behaviour on some path: no memory is predicted, a hang and a trap are.
+  programs::Exploration ub = x;
+  programs::PathEnd bad;
+  bad.kind = programs::PathEnd::Kind::Undefined;
+  bad.findings.push_back({"shfl.ub.self_not_in_mask", "", {0}, {}});
+  ub.outcomes.push_back(bad);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[7,7,7],null]})"), ub),
+            LaunchVerdict::MemoryUnpredicted);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), ub), LaunchVerdict::HangPredicted);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), ub),
+            LaunchVerdict::TrapPredicted);
   x.complete = false;
+  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), x),
+            LaunchVerdict::TrapUnfinished);
   EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), x), LaunchVerdict::HangUnfinished);
   EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,2,4],null]})"), x),
             LaunchVerdict::NotAmongBounded);

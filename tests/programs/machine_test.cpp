@@ -251,6 +251,183 @@ $L_done:
   EXPECT_TRUE(x.any(PathEnd::Kind::Completed));
 }
 
+// Every outcome (kind and memory) of the reduced walk and of the plain one.
+std::set<std::pair<int, std::vector<std::vector<uint32_t>>>> outcome_set(const Exploration& x) {
+  std::set<std::pair<int, std::vector<std::vector<uint32_t>>>> out;
+  for (const auto& o : x.outcomes) out.insert({static_cast<int>(o.kind), o.words});
+  return out;
+}
+
+TEST(Programs, ArrivalsAtOneBarrierAreOrderedWhateverAnotherBarrierReleases) {
+  // Warps 0 and 3 wait at `bar.sync 1, 64`; warps 1 and 2 at `bar.sync 2, 64`, after which
+  // warp 2 goes to barrier 1 too. Any two of warps 0, 2 and 3 may fill barrier 1's phase, and
+  // the third waits for ever: three deadlocks, each leaving another warp's words unwritten.
+  const std::string body = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r3, %r1, 5;
+  mov.u32 %r9, 1;
+  setp.eq.u32 %p1, %r3, 1;
+  @%p1 bra $L_w1;
+  setp.eq.u32 %p2, %r3, 2;
+  @%p2 bra $L_w2;
+  bar.sync 1, 64;
+  bra.uni $L_done;
+$L_w1:
+  bar.sync 2, 64;
+  bra.uni $L_done;
+$L_w2:
+  bar.sync 2, 64;
+  bar.sync 1, 64;
+$L_done:
+)" + kStoreR9;
+  const Program p = read_or_fail(body);
+  Launch l;
+  l.threads = 128;
+  l.params = {zeros(128)};
+  const auto reduced = explore(p, l);
+  ExploreOptions plain;
+  plain.reduce = false;
+  const auto full = explore(p, l, plain);
+  EXPECT_TRUE(reduced.complete);
+  EXPECT_EQ(reduced.outcomes.size(), 3u);
+  EXPECT_EQ(outcome_set(reduced), outcome_set(full));
+}
+
+TEST(Programs, AWarpSpinningThroughACollectiveDoesNotStarveCountedArrivals) {
+  // Warp 0 spins on a flag through a full-mask vote; warps 1 and 2 set the flag after
+  // `bar.sync 1, 64`. The spin repeats a state, so the arrivals must be offered beside it.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd5, [k_param_0];
+  cvta.to.global.u64 %rd6, %rd5;
+  mov.u32 %r9, 1;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra $L_wait;
+  bar.sync 1, 64;
+  st.volatile.global.u32 [%rd6+384], 1;
+  bra.uni $L_done;
+$L_wait:
+  ld.volatile.global.u32 %r2, [%rd6+384];
+  setp.ne.u32 %p2, %r2, 0;
+  vote.sync.any.pred %p3, %p2, -1;
+  @!%p3 bra $L_wait;
+$L_done:
+)" + kStoreR9,
+                     96, {zeros(97)});
+  EXPECT_TRUE(x.any(PathEnd::Kind::Completed));
+  EXPECT_FALSE(x.outcomes.empty());
+}
+
+TEST(Programs, AThreadSpinningOnMemoryLetsCountedArrivalsThrough) {
+  // The same with a plain spin on the flag: the spinning warp never waits, so the warps before
+  // the barrier arrive (in one order, which the walk reports).
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd5, [k_param_0];
+  cvta.to.global.u64 %rd6, %rd5;
+  mov.u32 %r9, 1;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra $L_wait;
+  bar.sync 1, 64;
+  st.volatile.global.u32 [%rd6+384], 1;
+  bra.uni $L_done;
+$L_wait:
+  ld.volatile.global.u32 %r2, [%rd6+384];
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 bra $L_wait;
+$L_done:
+)" + kStoreR9,
+                     96, {zeros(97)});
+  EXPECT_TRUE(x.any(PathEnd::Kind::Completed));
+  EXPECT_FALSE(x.any(PathEnd::Kind::GaveUp));
+  EXPECT_FALSE(x.complete);
+}
+
+TEST(Programs, NestedMasksAtOneInstructionMeetAndMismatch) {
+  // Lane 0 runs `bar.warp.sync 3`, lane 1 `bar.warp.sync 2` at the same instruction: they meet
+  // and the model calls the masks mismatched (the H100 hangs on this shape).
+  const auto x = run(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  selp.b32 %r2, 3, 2, %p1;
+  bar.warp.sync %r2;
+  mov.u32 %r9, 0;
+)" + kStoreR9,
+                     2, {zeros(2)});
+  EXPECT_TRUE(x.any_finding("syncwarp.ub.mask_mismatch"));
+}
+
+TEST(Programs, ArrivalsInAnyOrderAreOneStateOnceThePhaseHoldsThem) {
+  // Eight warps before one `bar.sync 1, 256`: the order they arrive in makes no difference to
+  // the phase, so the walk sees the sets of warps arrived, not their orders.
+  Launch l;
+  l.threads = 256;
+  l.params = {zeros(256)};
+  const auto x = explore(read_or_fail(kEntry + "  mov.u32 %r9, 2;\n  bar.sync 1, 256;\n" + kStoreR9), l);
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
+  EXPECT_LE(x.states, 300u);
+}
+
+TEST(Programs, ARaceOnOnePathDoesNotHideACountMismatchBehindTheArrivals) {
+  // Warp 0 shuffles and stores; warp 1 stores the same word and waits at `bar.sync 1, 64`;
+  // warp 2 at `bar.sync 1, 96`. The stores race, and the two counts at barrier 1 differ: both
+  // findings must be reported, though the race ends the path the first warp's choice starts.
+  const auto body = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r3, %r1, 5;
+  ld.param.u64 %rd5, [k_param_0];
+  cvta.to.global.u64 %rd6, %rd5;
+  and.b32 %r5, %r1, 31;
+  mul.wide.u32 %rd7, %r5, 4;
+  add.s64 %rd6, %rd6, %rd7;
+  mov.u32 %r9, 4;
+  setp.eq.u32 %p1, %r3, 1;
+  @%p1 bra $L_w1;
+  setp.eq.u32 %p2, %r3, 2;
+  @%p2 bra $L_w2;
+  shfl.sync.idx.b32 %r4, %r1, 0, 31, -1;
+  st.global.u32 [%rd6+384], %r4;
+  bra.uni $L_done;
+$L_w1:
+  st.global.u32 [%rd6+384], %r1;
+  bar.sync 1, 64;
+  bra.uni $L_done;
+$L_w2:
+  bar.sync 1, 96;
+$L_done:
+)" + kStoreR9;
+  const Program p = read_or_fail(body);
+  Launch l;
+  l.threads = 96;
+  l.params = {zeros(128)};
+  const auto x = explore(p, l);
+  ExploreOptions plain;
+  plain.reduce = false;
+  const auto full = explore(p, l, plain);
+  EXPECT_TRUE(x.any(PathEnd::Kind::Race));
+  EXPECT_EQ(x.any_undefined(), full.any_undefined());
+  EXPECT_EQ(x.any(PathEnd::Kind::Race), full.any(PathEnd::Kind::Race));
+  EXPECT_TRUE(full.any_undefined());
+}
+
+TEST(Programs, AWalkThatEndsNowhereIsNotComplete) {
+  // A warp spins through a full-mask vote that never turns true: every path returns to a state
+  // already seen, so no outcome is found, and the walk says so rather than calling it complete.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r9, 0;
+$L_spin:
+  setp.ne.u32 %p2, %r9, 0;
+  vote.sync.any.pred %p3, %p2, -1;
+  @!%p3 bra $L_spin;
+)" + kStoreR9,
+                     32, {zeros(32)});
+  EXPECT_TRUE(x.outcomes.empty());
+  EXPECT_FALSE(x.complete);
+  ASSERT_FALSE(x.limits.empty());
+  EXPECT_NE(x.limits.back().find("no path reached an end"), std::string::npos);
+}
+
 TEST(Programs, ExitedWarpsDoNotHoldUpSyncthreads) {
   // Warp 1 returns before the barrier; barrier 0 completes with warp 0 alone (a warp with no
   // live thread is not waited for).
