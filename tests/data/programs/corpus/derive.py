@@ -8,48 +8,15 @@ set from the reasoning in README.md; nothing here derives those flags.
 
 Run from anywhere: python3 derive.py (rewrites expect.json next to this file).
 """
-import json
 import os
+import sys
 
-M = 0xFFFFFFFF
-
-
-def u32(x):
-    return x & M
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from manifest import M, buf, kernel, u32, value, write, zeros  # noqa: E402
 
 
 def bitlen(x):
     return x.bit_length()
-
-
-def kernel(name, threads, params, final, why, deadlock=False, ub=False, race=False,
-           complete=True):
-    # complete: whether every schedule can be explored (False where more threads stand at one
-    # __activemask than every grouping of them can be tried).
-    expect = {"deadlock": deadlock, "ub": ub, "race": race, "final": final}
-    if not complete:
-        expect["complete"] = False
-    return {
-        "name": name,
-        "ptx": name + ".ptx",
-        "entry": name,
-        "threads": threads,
-        "params": params,
-        "expect": expect,
-        "why": why,
-    }
-
-
-def buf(words):
-    return {"words": list(words)}
-
-
-def zeros(n):
-    return {"zeros": n}
-
-
-def value(v):
-    return {"value": v}
 
 
 kernels = []
@@ -274,8 +241,4 @@ kernels.append(kernel(
     "(mask 0xffffffff, predicate 1) and has no value above 50, warp 1 has values of 100 and "
     "more and differing v >> 4 (mask 0, predicate 0); the PTX turns each bool into 1 or 0."))
 
-here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "expect.json"), "w") as f:
-    json.dump({"kernels": kernels}, f, indent=1)
-    f.write("\n")
-print(len(kernels), "kernels")
+write(__file__, kernels)

@@ -10,51 +10,18 @@ is None and the flags are set from the reasoning in README.md; nothing here deri
 
 Run from anywhere: python3 derive.py (rewrites expect.json next to this file).
 """
-import json
 import os
+import sys
 
-M = 0xFFFFFFFF
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from manifest import M, buf, kernel, u32, value, write, zeros  # noqa: E402
+
 FULL = M
-
-
-def u32(x):
-    return x & M
 
 
 def s32(x):
     x &= M
     return x - (1 << 32) if x & 0x80000000 else x
-
-
-def kernel(name, threads, params, final, why, deadlock=False, ub=False, race=False,
-           complete=True):
-    # complete: whether every schedule can be explored (False where more threads stand at one
-    # __activemask than every grouping of them can be tried, or where the phases of a barrier
-    # with a thread count may be formed by the warps in more than one order).
-    expect = {"deadlock": deadlock, "ub": ub, "race": race, "final": final}
-    if not complete:
-        expect["complete"] = False
-    return {
-        "name": name,
-        "ptx": name + ".ptx",
-        "entry": name,
-        "threads": threads,
-        "params": params,
-        "expect": expect,
-        "why": why,
-    }
-
-
-def buf(words):
-    return {"words": [u32(w) for w in words]}
-
-
-def zeros(n):
-    return {"zeros": n}
-
-
-def value(v):
-    return {"value": v}
 
 
 # Shuffle source lanes, per lane of one warp, for a segment width w (a power of two). `vals` holds
@@ -666,8 +633,4 @@ kernels.append(kernel(
     "the count each stores is the size of its group, which depends on the schedule. Five lanes "
     "at the __activemask, so every grouping is explored."))
 
-here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "expect.json"), "w") as f:
-    json.dump({"kernels": kernels}, f, indent=1)
-    f.write("\n")
-print(len(kernels), "kernels")
+write(__file__, kernels)
