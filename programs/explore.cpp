@@ -83,14 +83,15 @@ std::vector<ThreadTrace> group_traces(
            std::vector<unsigned>>
       groups;
   for (unsigned t = 0; t < all_runs.size(); ++t) {
-    const auto& runs = all_runs[t];
+    auto runs = all_runs[t];
+    const bool cut = runs.size() > detail::kTraceRuns;
+    if (cut) runs.pop_back();  // the empty run that marks the cut
     const auto& th = m.threads[t];
     std::string end = th.status == Status::Exited      ? "exits"
                       : th.status == Status::Waits     ? "waits at " + detail::where(p, th.pc)
                       : th.status == Status::AtBarrier ? "stands before " + detail::where(p, th.pc)
                                                        : "stops at " + detail::where(p, th.pc);
-    if (runs.size() == detail::kTraceRuns)
-      end = "(trace cut after " + std::to_string(detail::kTraceRuns) + " runs) " + end;
+    if (cut) end = "(trace cut after " + std::to_string(detail::kTraceRuns) + " runs) " + end;
     groups[{runs, std::move(end)}].push_back(t);
   }
   std::vector<ThreadTrace> out;

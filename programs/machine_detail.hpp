@@ -36,14 +36,19 @@ inline bool is_activemask(const Instruction& in) {
 /// Runs a trace keeps per thread; a longer trace is cut there (machine.hpp, Machine::trace).
 inline constexpr std::size_t kTraceRuns = 4096;
 
-/// Thread t executes the instruction at `pc`: extends its trace where one is kept.
+/// Thread t executes the instruction at `pc`: extends its trace where one is kept. Once the trace
+/// is full it ends with an empty run (first > last), and nothing more is added, so no later
+/// instruction can extend a run it does not belong to.
 inline void trace_step(Machine& m, unsigned t, uint32_t pc) {
   if (!m.trace) return;
   auto& runs = (*m.trace)[t];
+  if (runs.size() > kTraceRuns) return;
   if (!runs.empty() && runs.back().second + 1 == pc)
     runs.back().second = pc;
   else if (runs.size() < kTraceRuns)
     runs.push_back({pc, pc});
+  else
+    runs.push_back({1, 0});
 }
 
 /// "line 12 (bar.sync 0)", and the CUDA line where the PTX has line information:

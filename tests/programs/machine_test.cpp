@@ -174,6 +174,26 @@ TEST(Programs, AFindingComesWithEachThreadsTraceAlongItsSchedule) {
   EXPECT_EQ(trace[1].runs.size(), 2u);
 }
 
+TEST(Programs, ALongTraceIsCutAndSaysSo) {
+  // 5,000 turns of a loop, then a bar.warp.sync whose mask leaves its caller out: the trace has
+  // a run per turn, kept up to its limit, and then says it was cut.
+  const auto x = run(kEntry + R"(
+  mov.u32 %r9, 0;
+$L_loop:
+  add.u32 %r9, %r9, 1;
+  setp.lt.u32 %p1, %r9, 5000;
+  @%p1 bra $L_loop;
+  bar.warp.sync 0;
+)" + kStoreR9,
+                     1, {zeros(1)});
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  ASSERT_EQ(x.outcomes[0].trace.size(), 1u);
+  const auto& t = x.outcomes[0].trace[0];
+  EXPECT_EQ(t.runs.size(), 4096u);
+  for (const auto& r : t.runs) EXPECT_LE(r.first, r.second);
+  EXPECT_EQ(t.end.rfind("(trace cut after 4096 runs) ", 0), 0u) << t.end;
+}
+
 TEST(Programs, SyncthreadsReachedThroughTwoInstructionsIsDivergent) {
   // Both warps use barrier 0, from different instructions: the hardware counts them together,
   // but the condition that split them is not uniform across the block.
