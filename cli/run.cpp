@@ -74,12 +74,9 @@ std::string run_text(const programs::Program& p, std::pair<uint32_t, uint32_t> r
       lo = std::min(lo, src.line);
       hi = std::max(hi, src.line);
     }
-  if (file) {
-    const auto& path = p.files.at(file);
-    const auto slash = path.find_last_of('/');
-    s += " (" + path.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-         std::to_string(lo) + (hi > lo ? "-" + std::to_string(hi) : "") + ")";
-  }
+  if (file)
+    s += " (" + programs::source_file_name(p, file) + ":" + std::to_string(lo) +
+         (hi > lo ? "-" + std::to_string(hi) : "") + ")";
   return s;
 }
 

@@ -114,14 +114,11 @@ model::CtaResult judge(const Program& p, const Launch& l, const Machine& m,
       lead = &a;
       break;
     }
-  for (const auto& a : arrivals) {
-    const auto form = p.code[a.pc].collective->parsed.instr.form;
-    if (form == spec::FormId::BarRedPopc || form == spec::FormId::BarRedAnd ||
-        form == spec::FormId::BarRedOr) {
-      lead = &a;
+  for (const auto& a : arrivals)
+    if (spec::form_info(p.code[a.pc].collective->parsed.instr.form).mode != spec::Mode::None) {
+      lead = &a;  // the block barriers with a mode are bar.red's
       break;
     }
-  }
   spec::Instr instr = p.code[lead->pc].collective->parsed.instr;
   model::Cta cta = model::make_cta(l.threads);
   for (unsigned t = 0; t < l.threads; ++t) {
@@ -167,9 +164,7 @@ std::optional<Finding> divergent(const Program& p, std::size_t k, const std::vec
   if (ph.front().counted) return std::nullopt;
   if (std::all_of(ph.begin(), ph.end(), [&](const Arrival& a) { return a.pc == ph.front().pc; }))
     return std::nullopt;
-  if (std::none_of(ph.begin(), ph.end(),
-                   [&](const Arrival& a) { return p.code[a.pc].collective->parsed.aligned; }))
-    return std::nullopt;
+  if (!any_aligned(p, ph)) return std::nullopt;
   std::map<uint32_t, std::vector<unsigned>> at;
   std::vector<unsigned> ts;
   std::vector<SourceLoc> locs;

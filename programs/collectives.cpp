@@ -277,11 +277,6 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
   if (m.stop) return {};
   if (!m.stacks.empty()) return lockstep_choices(m);
   std::vector<Choice> all;
-  const auto arrivals = barrier_arrivals(m);
-  auto with_arrivals = [&](std::vector<Choice> cs) {
-    cs.insert(cs.end(), arrivals.begin(), arrivals.end());
-    return cs;
-  };
   for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
     const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
     std::vector<Choice> out;
@@ -307,7 +302,8 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
     if (reduce && !out.empty()) return out;
     all.insert(all.end(), out.begin(), out.end());
   }
-  return with_arrivals(std::move(all));
+  for (auto& a : barrier_arrivals(m)) all.push_back(std::move(a));
+  return all;
 }
 
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
@@ -380,10 +376,7 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
     // its condition was not the same across the block, which CUDA leaves undefined.
     // With one, the model may have a clause of its own (a count the block cannot reach, ...).
     // Without .aligned, threads that never come make a deadlock, not a divergent barrier.
-    const bool aligned = std::any_of(m.phase[k].begin(), m.phase[k].end(), [&](const Arrival& a) {
-      return p.code[a.pc].collective->parsed.aligned;
-    });
-    std::string clause(clause_key(m.phase[k].front().counted || !aligned
+    std::string clause(clause_key(m.phase[k].front().counted || !any_aligned(p, m.phase[k])
                                       ? ProgramClause::BarrierNeverCompletes
                                       : ProgramClause::BarrierDivergent));
     for (const auto& f : open)

@@ -235,9 +235,9 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
       break;
     }
   }
-  if (x.outcomes.empty()) {
-    // Every path came back to a state already seen: the threads cycle (a livelock), and no
-    // schedule that the walk followed ends.
+  if (x.outcomes.empty() && x.limits.empty()) {
+    // The walk ran out of states to visit, yet every path came back to a state already seen:
+    // the threads cycle (a livelock), and no schedule that the walk followed ends.
     x.complete = false;
     x.limits.push_back(
         "no path reached an end: every choice led back to a state already seen (the threads "

@@ -36,6 +36,13 @@ inline bool is_activemask(const Instruction& in) {
 /// Runs a trace keeps per thread; a longer trace is cut there (machine.hpp, Machine::trace).
 inline constexpr std::size_t kTraceRuns = 4096;
 
+/// Some arrival of the phase is at an .aligned barrier instruction (every bar spelling and
+/// __syncthreads; barrier without .aligned is not).
+inline bool any_aligned(const Program& p, const std::vector<Arrival>& ph) {
+  return std::any_of(ph.begin(), ph.end(),
+                     [&](const Arrival& a) { return p.code[a.pc].collective->parsed.aligned; });
+}
+
 /// Thread t executes the instruction at `pc`: extends its trace where one is kept. Once the trace
 /// is full it ends with an empty run (first > last), and nothing more is added, so no later
 /// instruction can extend a run it does not belong to.
@@ -56,12 +63,8 @@ inline void trace_step(Machine& m, unsigned t, uint32_t pc) {
 inline std::string where(const Program& p, uint32_t pc) {
   if (pc >= p.code.size()) return "the end of the kernel";
   const auto& in = p.code[pc];
-  std::string cu;
-  if (auto f = p.files.find(in.source.file); f != p.files.end() && in.source.line) {
-    const auto slash = f->second.find_last_of('/');
-    cu = "; " + f->second.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-         std::to_string(in.source.line);
-  }
+  const std::string file = in.source.line ? source_file_name(p, in.source.file) : "";
+  const std::string cu = file.empty() ? "" : "; " + file + ":" + std::to_string(in.source.line);
   return "line " + std::to_string(in.loc.line) + " (" + in.text + cu + ")";
 }
 

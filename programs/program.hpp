@@ -186,4 +186,12 @@ struct Program {
   std::map<uint32_t, std::string> files;  ///< the `.file` table: number to path
 };
 
+/// The name, without its folders, of the `.file` numbered `file`; empty where the table has none.
+inline std::string source_file_name(const Program& p, uint32_t file) {
+  const auto f = p.files.find(file);
+  if (f == p.files.end()) return {};
+  const auto slash = f->second.find_last_of('/');
+  return f->second.substr(slash == std::string::npos ? 0 : slash + 1);
+}
+
 }  // namespace warpspec::programs
