@@ -313,10 +313,9 @@ $L_done:
   EXPECT_EQ(outcome_set(reduced), outcome_set(full));
 }
 
-TEST(Programs, AWarpSpinningThroughACollectiveDoesNotStarveCountedArrivals) {
-  // Warp 0 spins on a flag through a full-mask vote; warps 1 and 2 set the flag after
-  // `bar.sync 1, 64`. The spin repeats a state, so the arrivals must be offered beside it.
-  const auto x = run(kEntry + R"(
+// Warp 0 spins on a flag (word 96) by `spin`; warps 1 and 2 set it after `bar.sync 1, 64`.
+Exploration spin_on_flag(const std::string& spin) {
+  return run(kEntry + R"(
   mov.u32 %r1, %tid.x;
   ld.param.u64 %rd5, [k_param_0];
   cvta.to.global.u64 %rd6, %rd5;
@@ -328,12 +327,17 @@ TEST(Programs, AWarpSpinningThroughACollectiveDoesNotStarveCountedArrivals) {
   bra.uni $L_done;
 $L_wait:
   ld.volatile.global.u32 %r2, [%rd6+384];
-  setp.ne.u32 %p2, %r2, 0;
-  vote.sync.any.pred %p3, %p2, -1;
-  @!%p3 bra $L_wait;
+  )" + spin + R"(
 $L_done:
 )" + kStoreR9,
-                     96, {zeros(97)});
+             96, {zeros(97)});
+}
+
+TEST(Programs, AWarpSpinningThroughACollectiveDoesNotStarveCountedArrivals) {
+  // Warp 0 spins on a flag through a full-mask vote; warps 1 and 2 set the flag after
+  // `bar.sync 1, 64`. The spin repeats a state, so the arrivals must be offered beside it.
+  const auto x = spin_on_flag(
+      "setp.ne.u32 %p2, %r2, 0;\n  vote.sync.any.pred %p3, %p2, -1;\n  @!%p3 bra $L_wait;");
   EXPECT_TRUE(x.any(PathEnd::Kind::Completed));
   EXPECT_FALSE(x.outcomes.empty());
 }
@@ -341,23 +345,7 @@ $L_done:
 TEST(Programs, AThreadSpinningOnMemoryLetsCountedArrivalsThrough) {
   // The same with a plain spin on the flag: the spinning warp never waits, so the warps before
   // the barrier arrive (in one order, which the walk reports).
-  const auto x = run(kEntry + R"(
-  mov.u32 %r1, %tid.x;
-  ld.param.u64 %rd5, [k_param_0];
-  cvta.to.global.u64 %rd6, %rd5;
-  mov.u32 %r9, 1;
-  setp.lt.u32 %p1, %r1, 32;
-  @%p1 bra $L_wait;
-  bar.sync 1, 64;
-  st.volatile.global.u32 [%rd6+384], 1;
-  bra.uni $L_done;
-$L_wait:
-  ld.volatile.global.u32 %r2, [%rd6+384];
-  setp.eq.u32 %p2, %r2, 0;
-  @%p2 bra $L_wait;
-$L_done:
-)" + kStoreR9,
-                     96, {zeros(97)});
+  const auto x = spin_on_flag("setp.eq.u32 %p2, %r2, 0;\n  @%p2 bra $L_wait;");
   EXPECT_TRUE(x.any(PathEnd::Kind::Completed));
   EXPECT_FALSE(x.any(PathEnd::Kind::GaveUp));
   EXPECT_FALSE(x.complete);
