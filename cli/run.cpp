@@ -23,6 +23,7 @@ struct RunOptions {
   std::vector<std::string> params, show;
   uint64_t max_states = 200000;
   unsigned activemask_limit = 5;
+  uint64_t max_memory_mib = 4096;
   bool json = false, quiet = false, deterministic = false;
 };
 
@@ -62,9 +63,9 @@ nlohmann::ordered_json finding_json(const programs::Program& p, const programs::
 std::string run_text(const programs::Program& p, std::pair<uint32_t, uint32_t> r) {
   const auto& a = p.code[r.first];
   const auto& b = p.code[r.second];
-  std::string s = a.loc.line == b.loc.line ? "line " + std::to_string(a.loc.line)
-                                           : "lines " + std::to_string(a.loc.line) + "-" +
-                                                 std::to_string(b.loc.line);
+  std::string s = a.loc.line == b.loc.line
+                      ? "line " + std::to_string(a.loc.line)
+                      : "lines " + std::to_string(a.loc.line) + "-" + std::to_string(b.loc.line);
   unsigned lo = UINT_MAX, hi = 0;
   uint32_t file = 0;
   for (uint32_t pc = r.first; pc <= r.second; ++pc)
@@ -116,7 +117,8 @@ nlohmann::ordered_json trace_json(const programs::Program& p, const programs::Pa
   auto out = nlohmann::ordered_json::array();
   for (const auto& t : o.trace) {
     auto runs = nlohmann::ordered_json::array();
-    for (const auto& r : t.runs) runs.push_back({p.code[r.first].loc.line, p.code[r.second].loc.line});
+    for (const auto& r : t.runs)
+      runs.push_back({p.code[r.first].loc.line, p.code[r.second].loc.line});
     out.push_back({{"threads", t.threads}, {"lines", runs}, {"end", t.end}});
   }
   return out;
@@ -295,6 +297,7 @@ int run_program(const RunOptions& o) {
   for (const auto& name : o.show) eo.registers.push_back(register_or_fail(prog, name));
   eo.max_states = o.max_states;
   eo.activemask_limit = o.activemask_limit;
+  eo.max_frontier_bytes = static_cast<std::size_t>(o.max_memory_mib) << 20;
   if (!o.quiet && !o.json)
     eo.progress = [](uint64_t n) {
       if (n % 20000 == 0) std::cerr << "  ... " << n << " states\n";
@@ -347,6 +350,11 @@ const bool run_registered = add_command(
                       "up to this many threads at one __activemask, every grouping of them is "
                       "explored (default 5)")
            ->check(CLI::Range(1, 10));
+       sub.add_option("--max-memory", o->max_memory_mib,
+                      "MiB the states waiting to be explored may hold: breadth first (shortest "
+                      "schedules) within half of it, depth first beyond, and the walk stops past "
+                      "all of it (default 4096)")
+           ->check(CLI::Range(uint64_t{16}, uint64_t{1} << 20));
        sub.add_flag("--deterministic", o->deterministic,
                     "exit 1 when the schedules complete with different memory or registers");
        sub.add_flag("--json", o->json, "print the exploration as JSON (schema warpspec.run/1)");

@@ -255,10 +255,39 @@ bool release_arrivers(const Program& p, Machine& m) {
 
 }  // namespace
 
+namespace {
+
+Finding owed_barrier(const Program& p, const Machine& m, unsigned t, const std::string& instead) {
+  const uint32_t at = m.threads[t].owes;
+  return finding(std::string(clause_key(ProgramClause::BarrierDivergent)),
+                 "thread " + std::to_string(t) +
+                     " executed a warp collective while threads of "
+                     "its warp waited at " +
+                     where(p, at) +
+                     ", an .aligned barrier a warp must reach "
+                     "together, and then " +
+                     instead,
+                 {t}, {p.code[at].loc});
+}
+
+}  // namespace
+
+void exit_owing(const Program& p, Machine& m, unsigned t) {
+  if (m.threads[t].owes != kOwesNothing && !m.stop)
+    m.stop = owed_barrier(p, m, t, "exits without reaching it");
+}
+
 bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
   auto& th = m.threads[t];
   const auto& in = p.code[th.pc];
   const auto& c = *in.collective;
+  if (th.owes != kOwesNothing) {
+    if (th.owes != th.pc) {
+      m.stop = owed_barrier(p, m, t, "arrives at " + where(p, th.pc) + " instead");
+      return false;
+    }
+    th.owes = kOwesNothing;
+  }
   const Val k = reg_or(th, c.bar, c.parsed.instr.imm_bar, 0);
   const Val n = reg_or(th, c.count, c.parsed.instr.imm_count, 0);
   const Val pred = c.a ? Val{th.regs[*c.a] != 0, th.undef[*c.a] != 0} : Val{};

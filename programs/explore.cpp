@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "programs/machine_detail.hpp"
@@ -10,12 +12,44 @@
 namespace warpspec::programs {
 namespace {
 
+// The choices on the way to a node, shared with its siblings: a path costs one link per
+// node, not one copy of the whole path per node.
+struct PathLink {
+  Choice choice;
+  std::shared_ptr<const PathLink> parent;
+};
+
+std::vector<Choice> path_of(const std::shared_ptr<const PathLink>& last) {
+  std::vector<Choice> out;
+  for (const PathLink* l = last.get(); l; l = l->parent.get()) out.push_back(l->choice);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
 struct Node {
   Machine m;
-  std::vector<Choice> path;
+  std::shared_ptr<const PathLink> path;
   bool widened = false;  // reached through the other warps' choices after a finding
   uint64_t digest = 0;   // of m, taken once
 };
+
+// About how many bytes a queued state holds: what bounds the frontier (ExploreOptions::
+// max_frontier_bytes). The access logs' read lists grow and shrink; they are counted as found.
+std::size_t approx_bytes(const Machine& m) {
+  std::size_t n = sizeof(Node) + sizeof(PathLink);
+  for (const auto& t : m.threads)
+    n += sizeof(Thread) + t.regs.capacity() * sizeof(uint64_t) + t.undef.capacity() +
+         t.clock.capacity() * sizeof(uint32_t);
+  for (const auto& b : m.buffers) {
+    n += sizeof(Buffer) + b.bytes.capacity() + b.undef.capacity() +
+         b.log.capacity() * sizeof(AccessLog);
+    for (const auto& a : b.log) n += a.reads.capacity() * sizeof(Epoch);
+  }
+  for (const auto& ph : m.phase)
+    for (const auto& a : ph) n += sizeof(Arrival) + a.clock.capacity() * sizeof(uint32_t);
+  for (const auto& s : m.stacks) n += s.capacity() * sizeof(PathEntry);
+  return n;
+}
 
 PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const Machine& m) {
   PathEnd e;
@@ -104,7 +138,8 @@ std::vector<ThreadTrace> group_traces(
 
 // Runs `path` again from the start to tell its steps, and for an outcome with a finding each
 // thread's trace. (Nothing to run for a path without choices and without a finding.)
-void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, PathEnd& e) {
+void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, uint64_t end,
+            PathEnd& e) {
   const bool traced = !e.findings.empty();
   if (path.empty() && !traced) return;
   Machine m = start(p, l);
@@ -115,19 +150,25 @@ void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, 
     e.schedule.push_back(describe(p, m, c));
     apply(p, l, m, c);
   }
+  // The schedule shown must be one that leads to the end it is shown for.
+  if (digest(m) != end)
+    throw std::logic_error("replaying the schedule of an outcome of " + p.name +
+                           " did not reach the state the walk ended in");
   if (traced) e.trace = group_traces(p, m, *m.trace);
 }
 
-void record(const Program& p, const Launch& l, Exploration& x, PathEnd e,
-            const std::vector<Choice>& path) {
+// Counts the end `e`; returns true when it is an outcome not seen before.
+bool record(const Program& p, const Launch& l, Exploration& x, PathEnd e,
+            const std::shared_ptr<const PathLink>& path, uint64_t end) {
   for (auto& o : x.outcomes)
     if (same_end(o, e)) {
       o.paths++;
-      return;
+      return false;
     }
   e.paths = 1;
-  replay(p, l, path, e);
+  replay(p, l, path_of(path), end, e);
   x.outcomes.push_back(std::move(e));
+  return true;
 }
 
 }  // namespace
@@ -169,25 +210,40 @@ bool Exploration::any_finding(std::string_view key) const {
 
 Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) {
   Exploration x;
-  Node root{start(p, l), {}, false};
+  Node root{start(p, l), nullptr, false};
   settle(p, l, root.m);
   root.digest = digest(root.m);
   x.steps = root.m.steps;
-  // Breadth first, so that the first path found to each outcome is a shortest one.
+  // Breadth first, so that the first path found to each outcome is a shortest one, while the
+  // frontier fits its budget; depth first beyond it (the newest state next), which keeps the
+  // frontier to about the length of a path times the choices at each step.
+  const std::size_t node_bytes = approx_bytes(root.m);
+  const std::size_t budget = std::max<std::size_t>(1, o.max_frontier_bytes / node_bytes);
   std::deque<Node> queue;
   queue.push_back(std::move(root));
   std::unordered_set<uint64_t> seen;
   bool bounded = false, one_order = false, strong_order = false;
   while (!queue.empty()) {
-    Node n = std::move(queue.front());
-    queue.pop_front();
+    const bool deep = o.depth_first || queue.size() > budget / 2;
+    x.shortest = x.shortest && !deep;
+    Node n = std::move(deep ? queue.back() : queue.front());
+    if (deep)
+      queue.pop_back();
+    else
+      queue.pop_front();
     if (!seen.insert(n.digest).second) continue;
     if (++x.states % 1000 == 0 && o.progress) o.progress(x.states);
     one_order = one_order || n.m.one_order;
     strong_order = strong_order || n.m.strong_order;
     const auto cs = choices(p, n.m, o.activemask_limit, bounded, o.reduce);
     if (cs.empty()) {
-      record(p, l, x, end_of(p, l, o, n.m), n.path);
+      auto e = end_of(p, l, o, n.m);
+      const bool fresh = record(p, l, x, std::move(e), n.path, n.digest);
+      if (fresh && o.enough && o.enough(x.outcomes.back())) {
+        x.complete = false;
+        x.limits.push_back("stopped at the first outcome that answers the question asked");
+        break;
+      }
       continue;
     }
     if (x.states >= o.max_states) {
@@ -198,8 +254,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     }
     std::vector<Node> next;
     auto follow = [&](const Choice& c, bool widened) {
-      Node child{n.m, n.path, widened};
-      child.path.push_back(c);
+      Node child{n.m, std::make_shared<const PathLink>(PathLink{c, n.path}), widened};
       apply(p, l, child.m, c);
       child.digest = digest(child.m);
       x.steps += child.m.steps - n.m.steps;
@@ -226,12 +281,14 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
       for (const auto& c : choices(p, n.m, o.activemask_limit, bounded, false))
         if (!offered(c) && (cycles || !n.widened || c.kind == Choice::Kind::Arrive))
           follow(c, n.widened || (stops && !cycles && c.kind != Choice::Kind::Arrive));
+    // Depth first, the first choice is taken first: the one that keeps threads together.
+    if (deep) std::reverse(next.begin(), next.end());
     for (auto& c : next) queue.push_back(std::move(c));
-    if (queue.size() > o.max_states) {
+    if (queue.size() > budget) {
       x.complete = false;
-      x.limits.push_back("more than " + std::to_string(o.max_states) +
-                         " states were waiting to be explored (--max-states); the outcomes "
-                         "below are those found so far");
+      x.limits.push_back("the states waiting to be explored outgrew " +
+                         std::to_string(o.max_frontier_bytes >> 20) +
+                         " MiB even depth first; the outcomes below are those found so far");
       break;
     }
   }

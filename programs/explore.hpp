@@ -13,6 +13,8 @@
 
 namespace warpspec::programs {
 
+struct PathEnd;
+
 /// Limits of one exploration.
 struct ExploreOptions {
   uint64_t max_states = 200000;   ///< settled states visited before giving up (incomplete)
@@ -23,6 +25,14 @@ struct ExploreOptions {
   bool reduce = true;
   /// Registers whose final value in every thread is part of each outcome.
   std::vector<uint32_t> registers;
+  /// About how many bytes the states waiting to be explored may hold. The walk is breadth first
+  /// while they fill half of it, depth first beyond, and stops (incomplete) past all of it.
+  std::size_t max_frontier_bytes = std::size_t{4} << 30;
+  /// Depth first from the start (the tests compare the two orders).
+  bool depth_first = false;
+  /// When set, called with each new outcome: true stops the walk there (incomplete), as when
+  /// the question is only whether some schedule reaches an outcome of a kind.
+  std::function<bool(const PathEnd&)> enough;
   /// Called about once every 1,000 states with the number visited so far.
   std::function<void(uint64_t)> progress;
 };
@@ -57,9 +67,11 @@ std::string_view kind_name(PathEnd::Kind k);
 /// The result of an exploration.
 struct Exploration {
   std::vector<PathEnd> outcomes;
-  uint64_t states = 0;              ///< settled states visited
-  uint64_t steps = 0;               ///< thread instructions executed over the whole walk
-  bool complete = true;             ///< every schedule was covered
+  uint64_t states = 0;   ///< settled states visited
+  uint64_t steps = 0;    ///< thread instructions executed over the whole walk
+  bool complete = true;  ///< every schedule was covered
+  /// Each outcome's schedule is a shortest one to it: the walk stayed breadth first.
+  bool shortest = true;
   std::vector<std::string> limits;  ///< why not, when not
   bool any(PathEnd::Kind k) const;
   /// Some outcome has a finding the manuals call undefined behaviour (a deadlock may too).

@@ -427,6 +427,7 @@ struct Exec {
       case Op::Ret:
       case Op::Exit:
         th.status = Status::Exited;
+        exit_owing(p, m, t);
         return true;
       default: {
         const Val r = arith(in);
@@ -449,6 +450,7 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
   for (unsigned n = 0; th.status == Status::Runs && !m.stop && n < kSlice; ++n) {
     if (th.pc >= p.code.size()) {
       th.status = Status::Exited;
+      exit_owing(p, m, t);
       moved = true;
       break;
     }
@@ -725,7 +727,7 @@ struct Hasher {
 
 bool same_thread(const Thread& a, const Thread& b) {
   return a.pc == b.pc && a.status == b.status && a.regs == b.regs && a.undef == b.undef &&
-         a.clock == b.clock && a.path == b.path;
+         a.clock == b.clock && a.path == b.path && a.owes == b.owes;
 }
 
 }  // namespace
@@ -733,7 +735,7 @@ bool same_thread(const Thread& a, const Thread& b) {
 uint64_t digest(const Machine& m) {
   Hasher h;
   for (const auto& th : m.threads) {
-    h.add(th.pc);
+    h.add(uint64_t{th.owes} << 32 | th.pc);
     h.add(th.path);
     h.add(static_cast<uint64_t>(th.status));
     h.add_all(th.regs);

@@ -92,7 +92,12 @@ struct Thread {
   /// The conditional branches the thread took since it last executed a collective: threads
   /// with the same path are the ones a scheduler most plausibly keeps together.
   uint64_t path = 0;
+  /// The .aligned barrier (its pc) that warp-mates stood waiting at while this thread executed a
+  /// warp collective: the warp was split at that barrier, and this thread must come to the same
+  /// instruction before it exits or arrives at another barrier. kOwesNothing when none.
+  uint32_t owes = UINT32_MAX;
 };
+inline constexpr uint32_t kOwesNothing = UINT32_MAX;
 
 /// Per byte of memory: the last write and the reads since it, as (thread, clock) epochs.
 struct Epoch {

@@ -19,7 +19,9 @@ struct Kernel {
   nlohmann::json k;
 };
 
-void PrintTo(const Kernel& k, std::ostream* os) { *os << k.k["name"].get<std::string>(); }
+void PrintTo(const Kernel& k, std::ostream* os) {
+  *os << k.k["name"].get<std::string>();
+}
 
 class Corpus : public ::testing::TestWithParam<Kernel> {
  protected:
@@ -60,6 +62,20 @@ TEST_P(Corpus, EveryScheduleGivesWhatTheManualsSay) {
   }
 }
 
+// Two walks of one kernel find the same completed memories and the same verdicts.
+void expect_same_outcomes(const Exploration& a, const Exploration& b) {
+  auto completed = [](const Exploration& x) {
+    std::set<std::vector<std::vector<uint32_t>>> words;
+    for (const auto& o : x.outcomes)
+      if (o.kind == PathEnd::Kind::Completed) words.insert(o.words);
+    return words;
+  };
+  EXPECT_EQ(completed(a), completed(b));
+  EXPECT_EQ(a.any(PathEnd::Kind::Deadlock), b.any(PathEnd::Kind::Deadlock));
+  EXPECT_EQ(a.any(PathEnd::Kind::Race), b.any(PathEnd::Kind::Race));
+  EXPECT_EQ(a.any_undefined(), b.any_undefined());
+}
+
 // The reduction (only the first warp's choices; a ready group that overlaps no other executes
 // at once) against the plain walk over every choice of every warp: the same completed outcomes
 // and the same verdicts. Kernels whose plain walk does not finish within its budget are skipped,
@@ -75,17 +91,22 @@ TEST_P(Corpus, TheReductionLosesNoOutcome) {
   if (!reduced.complete) GTEST_SKIP() << "bounded even when reduced: " << reduced.limits.front();
   const auto full = explore(p, l, plain);
   if (!full.complete) GTEST_SKIP() << "the plain walk stopped: " << full.limits.front();
-  auto completed = [](const Exploration& x) {
-    std::set<std::vector<std::vector<uint32_t>>> words;
-    for (const auto& o : x.outcomes)
-      if (o.kind == PathEnd::Kind::Completed) words.insert(o.words);
-    return words;
-  };
-  EXPECT_EQ(completed(reduced), completed(full));
-  EXPECT_EQ(reduced.any(PathEnd::Kind::Deadlock), full.any(PathEnd::Kind::Deadlock));
-  EXPECT_EQ(reduced.any(PathEnd::Kind::Race), full.any(PathEnd::Kind::Race));
-  EXPECT_EQ(reduced.any_undefined(), full.any_undefined());
+  expect_same_outcomes(reduced, full);
   EXPECT_LE(reduced.states, full.states);
+}
+
+// Depth first (the order the walk takes once its frontier outgrows half its memory budget)
+// against breadth first: the same completed outcomes and verdicts, only the schedules shown may
+// be longer.
+TEST_P(Corpus, TheDepthFirstWalkFindsTheSameOutcomes) {
+  const auto& breadth = explored(dir(), kernel());
+  if (!breadth.complete) GTEST_SKIP() << "bounded: " << breadth.limits.front();
+  ExploreOptions o;
+  o.depth_first = true;
+  const auto deep = explore(program(), launch(), o);
+  ASSERT_TRUE(deep.complete) << deep.limits.front();
+  expect_same_outcomes(deep, breadth);
+  EXPECT_TRUE(breadth.shortest);
 }
 
 std::vector<Kernel> kernels(const std::string& folder) {

@@ -240,6 +240,72 @@ $L_done:
   EXPECT_FALSE(x.any_finding("program.barrier_divergent"));
 }
 
+// Lanes 0-8 branch to `target`; lanes 9-31 of their warp run a ballot over themselves and then
+// `after` (what follows the branch target is `tail`).
+std::string split_warp(const std::string& target, const std::string& after,
+                       const std::string& tail) {
+  return kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 7;
+  setp.lt.u32 %p1, %r1, 9;
+  @%p1 bra )" +
+         target + R"(;
+  mov.u32 %r2, 0xfffffe00;
+  vote.sync.ballot.b32 %r9, %p1, %r2;
+)" + after +
+         tail + kStoreR9;
+}
+
+// Lanes 0-8 wait at __syncthreads inside a branch; lanes 9-31 take the other side, run a
+// ballot and exit, never reaching the barrier. A warp must reach an .aligned barrier together,
+// so the split is undefined: the H100 let lanes 0-8 through before the others came
+// (docs/observed-behaviour.md, g12_97).
+const std::string kSplitWarp =
+    split_warp("$L_wait", "  bra.uni $L_done;\n", "$L_wait:\n  bar.sync 0;\n$L_done:\n");
+
+TEST(Programs, LanesThatRunACollectiveWhileTheirWarpWaitsAtABarrierAndExitAreDivergent) {
+  const auto x = run(kSplitWarp, 32, {zeros(32)});
+  EXPECT_TRUE(x.any_finding("program.barrier_divergent"));
+  EXPECT_TRUE(x.any_undefined());
+}
+
+TEST(Programs, AWalkAskedForOneKindOfOutcomeStopsAtTheFirstAndSaysItIsIncomplete) {
+  const Program p = read_or_fail(kSplitWarp);
+  Launch l;
+  l.threads = 32;
+  l.params = {zeros(32)};
+  ExploreOptions o;
+  unsigned asked = 0;
+  o.enough = [&](const PathEnd& e) {
+    ++asked;
+    return e.kind == PathEnd::Kind::Undefined;
+  };
+  const auto x = explore(p, l, o);
+  EXPECT_GE(asked, 1u);
+  ASSERT_FALSE(x.outcomes.empty());
+  EXPECT_EQ(x.outcomes.back().kind, PathEnd::Kind::Undefined);
+  EXPECT_FALSE(x.complete);
+  ASSERT_FALSE(x.limits.empty());
+  EXPECT_NE(x.limits.back().find("first outcome"), std::string::npos) << x.limits.back();
+}
+
+TEST(Programs, LanesThatRunACollectiveAndThenReachTheSameBarrierAreNotDivergent) {
+  // The two sides meet again before __syncthreads, as a reduction whose first lanes run
+  // __syncwarp(mask) does: no finding.
+  const auto x = run(split_warp("$L_join", "", "$L_join:\n  bar.sync 0;\n"), 32, {zeros(32)});
+  EXPECT_FALSE(x.any_finding("program.barrier_divergent"));
+  EXPECT_FALSE(x.any_undefined());
+  ASSERT_EQ(x.outcomes.size(), 1u);
+  EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
+}
+
+TEST(Programs, LanesThatRunACollectiveAndThenReachAnotherBarrierAreDivergent) {
+  const auto x = run(split_warp("$L_wait", "  bar.sync 0;\n  bra.uni $L_done;\n",
+                                "$L_wait:\n  bar.sync 0;\n$L_done:\n"),
+                     32, {zeros(32)});
+  EXPECT_TRUE(x.any_finding("program.barrier_divergent"));
+}
+
 TEST(Programs, BarRedMeetingBarSyncIsRedMixed) {
   // Warp 0 at __syncthreads_or (bar.red.or), warp 1 at __syncthreads (bar.sync 0): the model's
   // clause for the two meeting, whichever warp came first.
@@ -371,7 +437,8 @@ TEST(Programs, ArrivalsInAnyOrderAreOneStateOnceThePhaseHoldsThem) {
   Launch l;
   l.threads = 256;
   l.params = {zeros(256)};
-  const auto x = explore(read_or_fail(kEntry + "  mov.u32 %r9, 2;\n  bar.sync 1, 256;\n" + kStoreR9), l);
+  const auto x =
+      explore(read_or_fail(kEntry + "  mov.u32 %r9, 2;\n  bar.sync 1, 256;\n" + kStoreR9), l);
   ASSERT_EQ(x.outcomes.size(), 1u);
   EXPECT_EQ(x.outcomes[0].kind, PathEnd::Kind::Completed);
   EXPECT_LE(x.states, 300u);
