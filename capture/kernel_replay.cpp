@@ -5,9 +5,10 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <thread>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 #include "capture/format.hpp"
 #include "programs/launch.hpp"
@@ -20,18 +21,30 @@ using programs::PathEnd;
 
 std::string_view verdict_text(LaunchVerdict v) {
   switch (v) {
-    case LaunchVerdict::Predicted: return "completed with predicted memory";
-    case LaunchVerdict::PredictedBounded: return "completed with memory a bounded walk predicts";
-    case LaunchVerdict::NotAmongBounded: return "memory not among a bounded walk's outcomes";
-    case LaunchVerdict::NotPredicted: return "MEMORY NO SCHEDULE GIVES";
-    case LaunchVerdict::HangPredicted: return "hung, deadlock or UB predicted";
-    case LaunchVerdict::HangUnfinished: return "hung, walk stopped at a limit";
-    case LaunchVerdict::HangNotPredicted: return "HUNG THOUGH EVERY SCHEDULE COMPLETES";
-    case LaunchVerdict::TrapPredicted: return "failed, UB predicted";
-    case LaunchVerdict::TrapUnfinished: return "failed, walk stopped at a limit";
-    case LaunchVerdict::MemoryUnpredicted: return "completed, race or UB (memory not predicted)";
-    case LaunchVerdict::Outside: return "outside the PTX subset";
-    case LaunchVerdict::Error: return "FAILED THOUGH NO SCHEDULE REACHES UB";
+    case LaunchVerdict::Predicted:
+      return "completed with predicted memory";
+    case LaunchVerdict::PredictedBounded:
+      return "completed with memory a bounded walk predicts";
+    case LaunchVerdict::NotAmongBounded:
+      return "memory not among a bounded walk's outcomes";
+    case LaunchVerdict::NotPredicted:
+      return "MEMORY NO SCHEDULE GIVES";
+    case LaunchVerdict::HangPredicted:
+      return "hung, deadlock or UB predicted";
+    case LaunchVerdict::HangUnfinished:
+      return "hung, walk stopped at a limit";
+    case LaunchVerdict::HangNotPredicted:
+      return "HUNG THOUGH EVERY SCHEDULE COMPLETES";
+    case LaunchVerdict::TrapPredicted:
+      return "failed, UB predicted";
+    case LaunchVerdict::TrapUnfinished:
+      return "failed, walk stopped at a limit";
+    case LaunchVerdict::MemoryUnpredicted:
+      return "completed, race or UB (memory not predicted)";
+    case LaunchVerdict::Outside:
+      return "outside the PTX subset";
+    case LaunchVerdict::Error:
+      return "FAILED THOUGH NO SCHEDULE REACHES UB";
   }
   return "?";
 }
@@ -41,8 +54,12 @@ bool contradicts(LaunchVerdict v) {
          v == LaunchVerdict::Error;
 }
 
-LaunchRecord parse_launch_record(std::string_view text, const std::string& file,
-                                 std::size_t line) {
+bool undecided(LaunchVerdict v) {
+  return v == LaunchVerdict::NotAmongBounded || v == LaunchVerdict::HangUnfinished ||
+         v == LaunchVerdict::TrapUnfinished;
+}
+
+LaunchRecord parse_launch_record(std::string_view text, const std::string& file, std::size_t line) {
   auto fail = [&](const std::string& what) -> LaunchRecord {
     throw model::FormatError(file, line, what);
   };
@@ -106,7 +123,7 @@ LaunchVerdict judge(const LaunchRecord& r, const programs::Exploration& x) {
   const bool undefined = x.any_undefined();
   // A launch that failed (the GPU trapped) is what undefined behaviour may do.
   if (r.status == "error")
-    return undefined      ? LaunchVerdict::TrapPredicted
+    return undefined    ? LaunchVerdict::TrapPredicted
            : x.complete ? LaunchVerdict::Error
                         : LaunchVerdict::TrapUnfinished;
   if (r.status == "hang") {
@@ -210,10 +227,10 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                        std::to_string(params.size()) + " parameters");
         for (std::size_t i = 0; i < params.size(); ++i)
           if (r.buffers[i].has_value() == params[i].contains("value"))
-            throw model::FormatError(file.string(), line_no,
-                                     "buffers[" + std::to_string(i) + "]: expected " +
-                                         (params[i].contains("value") ? "null for a scalar"
-                                                                      : "the buffer's words"));
+            throw model::FormatError(
+                file.string(), line_no,
+                "buffers[" + std::to_string(i) + "]: expected " +
+                    (params[i].contains("value") ? "null for a scalar" : "the buffer's words"));
       }
       if (explored.emplace(r.kernel, std::nullopt).second) order.push_back(r.kernel);
       records.push_back(std::move(r));
@@ -226,33 +243,78 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
     auto& text = ptx_text[kernels.at(name).ptx];
     if (text.empty()) text = read_text(kernels.at(name).ptx);
   }
+  // Explores `todo` (indices into `order`) on `workers` threads; each exploration is
+  // independent (explore() keeps no state between calls).
   std::vector<std::optional<programs::Exploration>> results(order.size());
-  std::atomic<std::size_t> next{0}, done{0};
-  std::exception_ptr failure;
-  std::mutex failure_lock;
-  auto work = [&](bool report) {
-    for (std::size_t i; (i = next++) < order.size();) {
-      try {
-        const auto& k = kernels.at(order[i]);
-        const auto read = programs::read_ptx(ptx_text.at(k.ptx), k.entry.at("entry").get<std::string>());
-        if (const auto* p = std::get_if<programs::Program>(&read)) {
-          const auto launch = programs::launch_from_json(k.entry, k.manifest);
-          results[i] = programs::explore(*p, launch.launch, options);
+  auto explore_all = [&](const std::vector<std::size_t>& todo,
+                         const std::function<programs::ExploreOptions(std::size_t)>& options_for) {
+    std::atomic<std::size_t> next{0}, done{0};
+    std::exception_ptr failure;
+    std::mutex failure_lock;
+    auto work = [&](bool report) {
+      for (std::size_t i; (i = next++) < todo.size();) {
+        try {
+          const auto& k = kernels.at(order[todo[i]]);
+          const auto read =
+              programs::read_ptx(ptx_text.at(k.ptx), k.entry.at("entry").get<std::string>());
+          if (const auto* p = std::get_if<programs::Program>(&read)) {
+            const auto launch = programs::launch_from_json(k.entry, k.manifest);
+            results[todo[i]] = programs::explore(*p, launch.launch, options_for(todo[i]));
+          }
+        } catch (...) {
+          std::lock_guard<std::mutex> hold(failure_lock);
+          if (!failure) failure = std::current_exception();
+          next = todo.size();  // the others stop at their next kernel
         }
-      } catch (...) {
-        std::lock_guard<std::mutex> hold(failure_lock);
-        if (!failure) failure = std::current_exception();
-        next = order.size();  // the others stop at their next kernel
+        ++done;
+        if (report && progress) progress(done);
       }
-      ++done;
-      if (report && progress) progress(done);
-    }
+    };
+    std::vector<std::thread> pool;
+    // A worker the system will not start leaves its share to the others.
+    for (unsigned w = 1; w < std::max(1u, workers); ++w) try {
+        pool.emplace_back(work, false);
+      } catch (const std::system_error&) {
+        break;
+      }
+    work(true);
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
   };
-  std::vector<std::thread> pool;
-  for (unsigned w = 1; w < std::max(1u, workers); ++w) pool.emplace_back(work, false);
-  work(true);
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  std::vector<std::size_t> every_kernel(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) every_kernel[i] = i;
+  explore_all(every_kernel, [&](std::size_t) { return options; });
+  auto verdict_of = [&](const LaunchRecord& r, std::size_t i) {
+    return results[i] ? judge(r, *results[i]) : LaunchVerdict::Outside;
+  };
+  // A kernel with a launch left undecided is explored again with larger limits, and only
+  // until every such launch of it is decided: the question is then whether some schedule
+  // gives that memory, or some schedule deadlocks or reaches undefined behaviour.
+  std::map<std::string, std::size_t> index_of;
+  for (std::size_t i = 0; i < order.size(); ++i) index_of[order[i]] = i;
+  std::map<std::size_t, std::vector<const LaunchRecord*>> pending;
+  for (const auto& r : records)
+    if (undecided(verdict_of(r, index_of.at(r.kernel))))
+      pending[index_of.at(r.kernel)].push_back(&r);
+  std::vector<std::size_t> again;
+  for (const auto& [i, rs] : pending) again.push_back(i);
+  explore_all(again, [&](std::size_t i) {
+    programs::ExploreOptions wider = options;
+    wider.max_states = std::max<uint64_t>(options.max_states * 10, 200000);
+    wider.activemask_limit = std::max(options.activemask_limit, 7u);
+    wider.progress = nullptr;
+    // Each call sees a new outcome; the launches it decides are dropped from the list.
+    auto left = std::make_shared<std::vector<const LaunchRecord*>>(pending.at(i));
+    wider.enough = [left](const PathEnd& e) {
+      programs::Exploration one;
+      one.outcomes.push_back(e);
+      one.complete = false;
+      std::erase_if(*left, [&](const LaunchRecord* r) { return !undecided(judge(*r, one)); });
+      return left->empty();
+    };
+    return wider;
+  });
+  out.explored_again = again.size();
   for (std::size_t i = 0; i < order.size(); ++i) explored[order[i]] = std::move(results[i]);
   for (const auto& r : records) {
     const auto& x = explored.at(r.kernel);
@@ -262,6 +324,11 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
     if (!r.device.empty())
       out.devices.insert(r.device + (r.driver.empty() ? "" : " (driver " + r.driver + ")"));
     if (contradicts(v)) out.contradictions.push_back({r.kernel, r.run, v, r.error});
+    if (undecided(v)) {
+      std::string why;
+      for (const auto& l : x->limits) why += (why.empty() ? "" : "; ") + l;
+      out.undecided.push_back({r.kernel, r.run, v, why});
+    }
   }
   out.kernels = explored.size();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

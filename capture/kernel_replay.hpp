@@ -41,9 +41,8 @@ inline constexpr LaunchVerdict kLaunchVerdicts[] = {
     LaunchVerdict::NotAmongBounded,  LaunchVerdict::NotPredicted,
     LaunchVerdict::HangPredicted,    LaunchVerdict::HangUnfinished,
     LaunchVerdict::HangNotPredicted, LaunchVerdict::TrapPredicted,
-    LaunchVerdict::TrapUnfinished,
-    LaunchVerdict::MemoryUnpredicted, LaunchVerdict::Outside,
-    LaunchVerdict::Error};
+    LaunchVerdict::TrapUnfinished,   LaunchVerdict::MemoryUnpredicted,
+    LaunchVerdict::Outside,          LaunchVerdict::Error};
 
 /// A short phrase for the verdict, as the reports print it.
 std::string_view verdict_text(LaunchVerdict v);
@@ -82,28 +81,39 @@ struct KernelSet {
 /// model::FormatError or MissingFile.
 std::vector<KernelSet> read_kernel_sets(const std::filesystem::path& index);
 
-/// A launch whose verdict contradicts its kernel's finished exploration.
+/// A launch whose verdict contradicts its kernel's finished exploration, or one left undecided
+/// because the exploration stopped at a limit first.
 struct Contradiction {
   std::string kernel;
   unsigned run = 0;
   LaunchVerdict verdict{};
-  std::string detail;  ///< the driver's message, where the launch failed
+  std::string detail;  ///< the driver's message where the launch failed; the walk's limits
+                       ///< where it is undecided
 };
+
+/// The launch is neither predicted nor contradicted: its exploration stopped at a limit first.
+bool undecided(LaunchVerdict v);
 
 /// What replaying one set found.
 struct KernelSetReplay {
   std::string name;
-  std::size_t kernels = 0;   ///< distinct kernels explored
+  std::size_t kernels = 0;  ///< distinct kernels explored
+  /// Kernels explored a second time, with larger limits, to decide launches the first
+  /// exploration left undecided (that walk stops once they are decided).
+  std::size_t explored_again = 0;
   std::size_t launches = 0;  ///< launches replayed
   std::map<LaunchVerdict, std::size_t> counts;
   std::vector<Contradiction> contradictions;
-  std::set<std::string> devices;  ///< "DEVICE (driver D)" of the records
+  std::vector<Contradiction> undecided;  ///< launches undecided(), with their walk's limits
+  std::set<std::string> devices;         ///< "DEVICE (driver D)" of the records
   double seconds = 0;
 };
 
-/// Replays every `every`-th launch of `set` (1: all of them), each kernel explored once with
-/// `options`, on `workers` threads. `progress` (when set) is called now and then, on the calling
-/// thread, with the number of kernels explored so far. Throws model::FormatError or MissingFile on a bad file.
+/// Replays every `every`-th launch of `set` (1: all of them), each kernel explored with
+/// `options` (and again with ten times the states and every grouping of up to 7 threads at an
+/// __activemask where a launch is left undecided), on `workers` threads. `progress` (when set) is
+/// called now and then, on the calling thread, with the number of kernels explored so far. Throws
+/// model::FormatError or MissingFile on a bad file.
 KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                   const programs::ExploreOptions& options,
                                   const std::function<void(std::size_t)>& progress = {},

@@ -2,10 +2,12 @@
 #ifdef WARPSPEC_HAVE_KERNEL_REPLAY
 #include "cli/program_records.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <thread>
-#include <unistd.h>
 
 #include "capture/format.hpp"
 #include "capture/kernel_replay.hpp"
@@ -27,7 +29,8 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
       done.push_back(capture::replay_kernel_set(
           s, every, options,
           [&](std::size_t n) {
-            if (tty) std::cerr << "\r  " << s.name << ": " << n << " kernels explored" << std::flush;
+            if (tty)
+              std::cerr << "\r  " << s.name << ": " << n << " kernels explored" << std::flush;
           },
           std::max(1u, std::min(2u, std::thread::hardware_concurrency()))));
       if (tty) std::cerr << "\r\033[K" << std::flush;
@@ -49,6 +52,9 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
     std::cout << "\n";
   };
   row("kernels explored", [](const auto& d) { return std::to_string(d.kernels); });
+  if (std::any_of(done.begin(), done.end(), [](const auto& d) { return d.explored_again > 0; }))
+    row("explored again to decide a launch",
+        [](const auto& d) { return std::to_string(d.explored_again); });
   row("launches replayed", [&](const auto& d) {
     const unsigned every = sampled ? sets[&d - done.data()].sample : 1;
     return std::to_string(d.launches) + (every > 1 ? " (1 in " + std::to_string(every) + ")" : "");
@@ -57,9 +63,8 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
     std::size_t any = 0;
     for (const auto& d : done) any += d.counts.count(v) ? d.counts.at(v) : 0;
     if (!any && !capture::contradicts(v)) continue;
-    row(std::string(capture::verdict_text(v)), [v](const auto& d) {
-      return std::to_string(d.counts.count(v) ? d.counts.at(v) : 0);
-    });
+    row(std::string(capture::verdict_text(v)),
+        [v](const auto& d) { return std::to_string(d.counts.count(v) ? d.counts.at(v) : 0); });
   }
   row("seconds", [](const auto& d) {
     std::ostringstream s;
@@ -71,16 +76,21 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
   for (const auto& d : done) {
     devices.insert(d.devices.begin(), d.devices.end());
     launches += d.launches;
-    for (auto v : {capture::LaunchVerdict::NotAmongBounded, capture::LaunchVerdict::HangUnfinished,
-                   capture::LaunchVerdict::TrapUnfinished})
-      undecided += d.counts.count(v) ? d.counts.at(v) : 0;
+    undecided += d.undecided.size();
     for (const auto& c : d.contradictions) {
       if (++contradictions <= 10)
         std::cout << indent << "  " << d.name << ": " << c.kernel << " run " << c.run << ": "
-                  << capture::verdict_text(c.verdict) << (c.detail.empty() ? "" : " (" + c.detail + ")")
-                  << "\n";
+                  << capture::verdict_text(c.verdict)
+                  << (c.detail.empty() ? "" : " (" + c.detail + ")") << "\n";
     }
   }
+  std::size_t shown = 0;
+  for (const auto& d : done)
+    for (const auto& u : d.undecided)
+      if (++shown <= 10)
+        std::cout << indent << "  undecided: " << d.name << ": " << u.kernel << " run " << u.run
+                  << ": " << capture::verdict_text(u.verdict) << " (" << u.detail << ")\n";
+  if (shown > 10) std::cout << indent << "  ... and " << shown - 10 << " more undecided\n";
   for (const auto& d : devices) std::cout << indent << "recorded on " << d << "\n";
   std::cout << indent << contradictions << " of " << launches
             << " launches contradict a finished exploration";
