@@ -8,6 +8,7 @@
 // next phase. `model::evaluate_cta` judges the phase taken (its UB clauses and bar.red's
 // results), and a phase left open when nothing can move is judged the same way.
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <map>
 
@@ -26,7 +27,8 @@ struct WarpArrival {
   std::size_t formed_at;
 };
 
-// The warp arrivals formed in the open phase `ph`, in the order they formed.
+// The warp arrivals formed in the open phase `ph`, in the order they formed. (Called on every
+// settle for every open phase: it keeps its counts on the stack.)
 std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph) {
   std::vector<WarpArrival> out;
   if (ph.empty()) return out;
@@ -34,24 +36,35 @@ std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph
   const unsigned warps = (n + kWarp - 1) / kWarp;
   // Per thread, its arrivals in the phase; per warp, how many arrivals every live thread of it
   // has made (the fewest), or where none is live, the most any thread made.
-  std::vector<unsigned> made(n, 0);
+  std::array<uint16_t, 1024> made;
+  std::fill_n(made.begin(), n, uint16_t{0});
   for (const auto& a : ph) ++made[a.thread];
-  std::vector<unsigned> whole(warps, UINT_MAX), most(warps, 0);
+  std::array<unsigned, 32> whole, most, first;
+  whole.fill(UINT_MAX);
+  most.fill(0);
   for (unsigned t = 0; t < n; ++t) {
-    most[t / kWarp] = std::max(most[t / kWarp], made[t]);
+    most[t / kWarp] = std::max<unsigned>(most[t / kWarp], made[t]);
     if (m.threads[t].status != Status::Exited)
-      whole[t / kWarp] = std::min(whole[t / kWarp], made[t]);
+      whole[t / kWarp] = std::min<unsigned>(whole[t / kWarp], made[t]);
   }
-  // The n-th arrival of a warp forms at the phase index of the last thread's n-th arrival.
-  std::vector<std::vector<std::size_t>> at(warps);
-  for (unsigned w = 0; w < warps; ++w) at[w].assign(whole[w] == UINT_MAX ? most[w] : whole[w], 0);
-  std::fill(made.begin(), made.end(), 0);
+  // The n-th arrival of a warp forms at the phase index of the last thread's n-th arrival:
+  // at[first[w] + nth], one flat table.
+  unsigned total = 0;
+  for (unsigned w = 0; w < warps; ++w) {
+    if (whole[w] == UINT_MAX) whole[w] = most[w];
+    first[w] = total;
+    total += whole[w];
+  }
+  if (total == 0) return out;
+  std::vector<std::size_t> at(total, 0);
+  std::fill_n(made.begin(), n, uint16_t{0});
   for (std::size_t i = 0; i < ph.size(); ++i) {
     const unsigned t = ph[i].thread, w = t / kWarp, nth = made[t]++;
-    if (nth < at[w].size()) at[w][nth] = std::max(at[w][nth], i);
+    if (nth < whole[w]) at[first[w] + nth] = std::max(at[first[w] + nth], i);
   }
+  out.reserve(total);
   for (unsigned w = 0; w < warps; ++w)
-    for (unsigned nth = 0; nth < at[w].size(); ++nth) out.push_back({w, nth, at[w][nth]});
+    for (unsigned nth = 0; nth < whole[w]; ++nth) out.push_back({w, nth, at[first[w] + nth]});
   std::sort(out.begin(), out.end(),
             [](const WarpArrival& a, const WarpArrival& b) { return a.formed_at < b.formed_at; });
   return out;

@@ -650,13 +650,16 @@ void settle(const Program& p, const Launch& l, Machine& m) {
     return;
   }
   // A barrier is looked at after every thread's run, so that a phase with a thread count takes
-  // the warps that arrived first, and a thread at bar.arrive goes on as soon as its warp is there.
+  // the warps that arrived first, and a thread at bar.arrive goes on as soon as its warp is there;
+  // and once before the threads run, for what the last choice changed. (A thread that did not
+  // run changed nothing, so the barriers are not looked at again after it.)
   const uint64_t start_steps = m.steps;
   for (bool moved = true; moved && !m.stop;) {
-    moved = false;
+    moved = complete_barriers(p, l, m);
     for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t) {
-      if (m.threads[t].status == Status::Runs) moved = run_thread(p, l, m, t) || moved;
-      if (!m.stop) moved = complete_barriers(p, l, m) || moved;
+      if (m.threads[t].status != Status::Runs || !run_thread(p, l, m, t)) continue;
+      moved = true;
+      if (!m.stop) complete_barriers(p, l, m);
     }
     if (moved && m.steps - start_steps > kRunLimit / 16 &&
         std::any_of(m.threads.begin(), m.threads.end(),
@@ -748,6 +751,7 @@ uint64_t digest(const Machine& m) {
     for (const auto& log : b.log) {
       h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
       if (log.write) h.add(uint64_t{log.write->pc} << 1 | log.write->strong);
+      h.add(log.reads.size());
       for (const auto& r : log.reads) h.add(uint64_t{r.thread} << 32 | r.clock);
     }
   }
