@@ -22,7 +22,9 @@ falls in one class:
   undecided              synccheck reported an error, and warpspec's exploration stopped at a
                          limit without finding one.
 
-Prints the counts per class and, with --list, the kernels of one class.
+Prints the counts per class and, with --list, the kernels of one class. --tsv OUT[.gz] writes
+one line per kernel: name, set (the manifest's folder), class, warpspec's clauses, synccheck's
+reports and what the launches without the sanitizer did.
 """
 import argparse
 import collections
@@ -115,6 +117,18 @@ def classify(x, reports, hw):
     return ("synccheck only" if x["complete"] else "undecided"), keys
 
 
+def write_tsv(rows, path):
+    """One line per kernel, written to a temporary name and renamed."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path + ".tmp", "wt") as f:
+        f.write("kernel\tset\tclass\twarpspec\tsynccheck\thardware\n")
+        for r in sorted(rows, key=lambda r: (r["set"], r["kernel"])):
+            f.write("\t".join([r["kernel"], r["set"], r["class"], " ".join(r["warpspec"]) or "-",
+                               " | ".join(r["synccheck"]) or "-",
+                               " ".join(r["hardware"]) or "-"]) + "\n")
+    os.replace(path + ".tmp", path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--warpspec", required=True)
@@ -124,6 +138,7 @@ def main():
     ap.add_argument("--max-states", type=int, default=20000)
     ap.add_argument("--json")
     ap.add_argument("--list")
+    ap.add_argument("--tsv")
     a = ap.parse_args()
     reports, under = sanitizer_reports(a.synccheck)
     hw = hardware_status(a.hardware)
@@ -137,12 +152,13 @@ def main():
 
         def one(job):
             m, k = job
-            return k, explore(a.warpspec, m, k, a.max_states, scratch)
+            return m, k, explore(a.warpspec, m, k, a.max_states, scratch)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            for k, x in pool.map(one, jobs):
+            for m, k, x in pool.map(one, jobs):
                 cls, keys = classify(x, reports.get(k["name"], set()), hw.get(k["name"], set()))
                 rows.append({"kernel": k["name"], "class": cls, "warpspec": keys,
+                             "set": os.path.basename(os.path.dirname(os.path.abspath(m))),
                              "deadlock": x["deadlock"], "race": x["race"],
                              "complete": x["complete"],
                              "synccheck": sorted(reports.get(k["name"], set())),
@@ -161,6 +177,8 @@ def main():
         for r in rows:
             if r["class"] == a.list:
                 print(json.dumps(r))
+    if a.tsv:
+        write_tsv(rows, a.tsv)
     if a.json:
         with open(a.json + ".tmp", "w") as f:
             json.dump({"counts": counts, "kernels": rows}, f, indent=1)
