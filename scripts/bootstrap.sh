@@ -74,13 +74,16 @@ slow+='|EveryReadingChangesSomeAnswer)'
 # suite).
 slow+='|Coverpoints\.TheDefaultSuitesWithoutZ3|Witness\.ASuiteWithZ3'
 slow+='|Check\.CatchesEveryMutant|CaptureCorpus\.|bugs\.CorrectImplementationAgreesWithASeeded'
-slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.(report_suites|report$)'
+slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.report$'
 slow+='|capture_check_cli_corpus(_exit)?'
 slow+='|Suite\.(DefaultSuiteCovers|UbVectorsComeLast)|Check\.TheModelsOwnResultsAgree'
 slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
 # Whole kernels replayed against the H100's launches: explorations of hundreds of kernels, whose
 # step semantics the program tests run under the sanitizers.
-slow+='|Hardware\.Every|capture_check_cli_programs$'
+slow+='|Hardware\.Every'
+# The corpus walked again depth first: the same step semantics in another order, which the
+# breadth-first corpus tests run under the sanitizers.
+slow+='|[A-Za-z]+/Corpus\.TheDepthFirstWalkFindsTheSameOutcomes/.*'
 (cd "$asan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -E "^($slow)") \
    || asan_status=$?
 if [ "$asan_status" -ne 0 ]; then
