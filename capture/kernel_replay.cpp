@@ -203,7 +203,7 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
   // The launches to replay, and each kernel they name once, in the order first named.
   std::vector<LaunchRecord> records;
   std::vector<std::string> order;
-  std::map<std::string, std::optional<programs::Exploration>> explored;  // nullopt: outside
+  std::map<std::string, std::size_t> index_of;  // kernel name: its place in `order`
   std::size_t seen = 0;
   for (const auto& file : set.records) {
     std::istringstream lines(read_text(file));
@@ -232,19 +232,18 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                 "buffers[" + std::to_string(i) + "]: expected " +
                     (params[i].contains("value") ? "null for a scalar" : "the buffer's words"));
       }
-      if (explored.emplace(r.kernel, std::nullopt).second) order.push_back(r.kernel);
+      if (index_of.emplace(r.kernel, order.size()).second) order.push_back(r.kernel);
       records.push_back(std::move(r));
     }
   }
-  // The PTX files, read once each; then the explorations, on `workers` threads (each is
-  // independent: explore() keeps no state between calls).
+  // The PTX files, read once each.
   std::map<fs::path, std::string> ptx_text;
   for (const auto& name : order) {
     auto& text = ptx_text[kernels.at(name).ptx];
     if (text.empty()) text = read_text(kernels.at(name).ptx);
   }
   // Explores `todo` (indices into `order`) on `workers` threads; each exploration is
-  // independent (explore() keeps no state between calls).
+  // independent (explore() keeps no state between calls). nullopt: PTX outside the subset.
   std::vector<std::optional<programs::Exploration>> results(order.size());
   auto explore_all = [&](const std::vector<std::size_t>& todo,
                          const std::function<programs::ExploreOptions(std::size_t)>& options_for) {
@@ -284,18 +283,16 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
   std::vector<std::size_t> every_kernel(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) every_kernel[i] = i;
   explore_all(every_kernel, [&](std::size_t) { return options; });
-  auto verdict_of = [&](const LaunchRecord& r, std::size_t i) {
-    return results[i] ? judge(r, *results[i]) : LaunchVerdict::Outside;
+  auto verdict_of = [&](const LaunchRecord& r) {
+    const auto& x = results[index_of.at(r.kernel)];
+    return x ? judge(r, *x) : LaunchVerdict::Outside;
   };
   // A kernel with a launch left undecided is explored again with larger limits, and only
   // until every such launch of it is decided: the question is then whether some schedule
   // gives that memory, or some schedule deadlocks or reaches undefined behaviour.
-  std::map<std::string, std::size_t> index_of;
-  for (std::size_t i = 0; i < order.size(); ++i) index_of[order[i]] = i;
   std::map<std::size_t, std::vector<const LaunchRecord*>> pending;
   for (const auto& r : records)
-    if (undecided(verdict_of(r, index_of.at(r.kernel))))
-      pending[index_of.at(r.kernel)].push_back(&r);
+    if (undecided(verdict_of(r))) pending[index_of.at(r.kernel)].push_back(&r);
   std::vector<std::size_t> again;
   for (const auto& [i, rs] : pending) again.push_back(i);
   explore_all(again, [&](std::size_t i) {
@@ -315,10 +312,8 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
     return wider;
   });
   out.explored_again = again.size();
-  for (std::size_t i = 0; i < order.size(); ++i) explored[order[i]] = std::move(results[i]);
   for (const auto& r : records) {
-    const auto& x = explored.at(r.kernel);
-    const auto v = x ? judge(r, *x) : LaunchVerdict::Outside;
+    const auto v = verdict_of(r);
     ++out.counts[v];
     ++out.launches;
     if (!r.device.empty())
@@ -326,11 +321,12 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
     if (contradicts(v)) out.contradictions.push_back({r.kernel, r.run, v, r.error});
     if (undecided(v)) {
       std::string why;
-      for (const auto& l : x->limits) why += (why.empty() ? "" : "; ") + l;
+      for (const auto& l : results[index_of.at(r.kernel)]->limits)
+        why += (why.empty() ? "" : "; ") + l;
       out.undecided.push_back({r.kernel, r.run, v, why});
     }
   }
-  out.kernels = explored.size();
+  out.kernels = order.size();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

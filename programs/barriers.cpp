@@ -268,18 +268,36 @@ bool release_arrivers(const Program& p, Machine& m) {
 
 }  // namespace
 
+// The PTX ISA asks a warp to reach an .aligned barrier (every bar spelling, __syncthreads)
+// together: the condition that leads there must be the same in the whole warp. Threads that
+// execute a warp collective (or read __activemask) while others of their warp wait at such a
+// barrier may still come to it (the warp reconverges before the barrier), so they are marked as
+// owing it (Thread::owes); one that exits or arrives at another barrier instead was split from
+// the others by a condition that was not the same. The H100 then let the waiting threads
+// through early (docs/observed-behaviour.md).
+void owe_split_barrier(const Program& p, Machine& m, const std::vector<unsigned>& group) {
+  const auto [lo, hi] =
+      warp_threads(static_cast<unsigned>(m.threads.size()), group.front() / kWarp);
+  for (unsigned t = lo; t < hi; ++t) {
+    const auto& th = m.threads[t];
+    if ((th.status == Status::Waits || th.status == Status::AtBarrier) &&
+        is_block_barrier(p.code[th.pc]) && p.code[th.pc].collective->parsed.aligned &&
+        !std::binary_search(group.begin(), group.end(), t)) {
+      for (unsigned u : group)
+        if (m.threads[u].owes == kOwesNothing) m.threads[u].owes = th.pc;
+      return;
+    }
+  }
+}
+
 namespace {
 
 Finding owed_barrier(const Program& p, const Machine& m, unsigned t, const std::string& instead) {
   const uint32_t at = m.threads[t].owes;
   return finding(std::string(clause_key(ProgramClause::BarrierDivergent)),
-                 "thread " + std::to_string(t) +
-                     " executed a warp collective while threads of "
-                     "its warp waited at " +
-                     where(p, at) +
-                     ", an .aligned barrier a warp must reach "
-                     "together, and then " +
-                     instead,
+                 "thread " + std::to_string(t) + " executed a warp collective while threads of " +
+                     "its warp waited at " + where(p, at) +
+                     ", an .aligned barrier a warp must reach together, and then " + instead,
                  {t}, {p.code[at].loc});
 }
 

@@ -127,13 +127,9 @@ std::vector<std::vector<unsigned>> groupings(const Machine& m, const std::vector
 
 }  // namespace
 
-namespace {
-void mark_aligned_split(const Program& p, Machine& m, const std::vector<unsigned>& group);
-}  // namespace
-
 void detail::execute_group(const Program& p, const Launch& l, Machine& m,
                            const std::vector<unsigned>& group) {
-  mark_aligned_split(p, m, group);
+  owe_split_barrier(p, m, group);
   const unsigned base = group.front() / kWarp * kWarp;
   const auto& lead = p.code[m.threads[group.front()].pc];
   spec::Instr instr = lead.collective->parsed.instr;
@@ -253,28 +249,6 @@ std::string positions(const Program& p, const Machine& m, const std::vector<unsi
   return s;
 }
 
-// The PTX ISA asks a warp to reach an .aligned barrier (every bar spelling, __syncthreads)
-// together: the condition that leads there must be the same in the whole warp. Threads that
-// execute a warp collective (or read __activemask) while others of their warp wait at such a
-// barrier may still come to it (the warp reconverges before the barrier); each is marked as
-// owing it (Thread::owes), and one that exits or arrives at another barrier instead was split
-// from the others by a condition that was not the same (barriers.cpp). The H100 then let the
-// waiting threads through early (docs/observed-behaviour.md).
-void mark_aligned_split(const Program& p, Machine& m, const std::vector<unsigned>& group) {
-  const auto [lo, hi] =
-      warp_threads(static_cast<unsigned>(m.threads.size()), group.front() / kWarp);
-  for (unsigned t = lo; t < hi; ++t) {
-    const auto& th = m.threads[t];
-    if ((th.status == Status::Waits || th.status == Status::AtBarrier) &&
-        is_block_barrier(p.code[th.pc]) && p.code[th.pc].collective->parsed.aligned &&
-        !std::binary_search(group.begin(), group.end(), t)) {
-      for (unsigned u : group)
-        if (m.threads[u].owes == kOwesNothing) m.threads[u].owes = th.pc;
-      return;
-    }
-  }
-}
-
 }  // namespace
 
 // The arrivals that threads standing before counted barriers can make, one group per warp and
@@ -344,7 +318,7 @@ void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
   } else if (c.kind == Choice::Kind::Collective) {
     execute_group(p, l, m, c.threads);
   } else {
-    mark_aligned_split(p, m, c.threads);
+    owe_split_barrier(p, m, c.threads);
     uint32_t together = 0;
     for (unsigned t : c.threads) together |= uint32_t{1} << (t % kWarp);
     for (unsigned t : c.threads) {

@@ -82,6 +82,9 @@ std::string_view clause_text(ProgramClause c);
 /// choice (Choice::Kind::Arrive).
 enum class Status : uint8_t { Runs, Waits, Exited, AtBarrier };
 
+/// Thread::owes when the thread owes no barrier.
+inline constexpr uint32_t kOwesNothing = UINT32_MAX;
+
 /// One thread: program counter, registers and their defined flags, happens-before clock.
 struct Thread {
   uint32_t pc = 0;
@@ -95,9 +98,8 @@ struct Thread {
   /// The .aligned barrier (its pc) that warp-mates stood waiting at while this thread executed a
   /// warp collective: the warp was split at that barrier, and this thread must come to the same
   /// instruction before it exits or arrives at another barrier. kOwesNothing when none.
-  uint32_t owes = UINT32_MAX;
+  uint32_t owes = kOwesNothing;
 };
-inline constexpr uint32_t kOwesNothing = UINT32_MAX;
 
 /// Per byte of memory: the last write and the reads since it, as (thread, clock) epochs.
 struct Epoch {

@@ -109,6 +109,9 @@ bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t);
 /// Counts thread t in the open phase of the block barrier it stands at; it waits (at bar.arrive,
 /// for its warp only). False when the path stopped.
 bool arrive_at_barrier(const Program& p, Machine& m, unsigned t);
+/// `group` executes a warp collective: where others of its warp wait at an .aligned barrier,
+/// each of the group owes that barrier (Thread::owes) and must come to it.
+void owe_split_barrier(const Program& p, Machine& m, const std::vector<unsigned>& group);
 /// Thread t has exited: where it owed an .aligned barrier (Thread::owes), the path stops on the
 /// divergent barrier.
 void exit_owing(const Program& p, Machine& m, unsigned t);

@@ -50,6 +50,25 @@ TEST(Hardware, EveryCorpusLaunchIsAPredictedOutcome) {
   EXPECT_EQ(count(r, LaunchVerdict::Predicted) + count(r, LaunchVerdict::PredictedBounded), 75u);
 }
 
+TEST(Hardware, ALaunchAFirstWalkLeavesUndecidedIsDecidedByASecond) {
+  // The corpus with first walks cut at three states: a completed launch is then undecided
+  // wherever the walk needs more, and its kernel is explored again with the larger limits,
+  // which decide every launch as the full walks do.
+  KernelSet corpus;
+  for (const auto& s : read_kernel_sets(kIndex))
+    if (s.name == "corpus") corpus = s;
+  ASSERT_FALSE(corpus.records.empty());
+  programs::ExploreOptions tiny;
+  tiny.max_states = 3;
+  const auto r = replay_kernel_set(corpus, 1, tiny, {}, 2);
+  EXPECT_GT(r.explored_again, 0u);
+  EXPECT_TRUE(r.undecided.empty());
+  EXPECT_TRUE(r.contradictions.empty());
+  EXPECT_EQ(count(r, LaunchVerdict::HangPredicted), 10u);
+  EXPECT_EQ(count(r, LaunchVerdict::MemoryUnpredicted), 10u);
+  EXPECT_EQ(count(r, LaunchVerdict::Predicted) + count(r, LaunchVerdict::PredictedBounded), 75u);
+}
+
 TEST(Hardware, EveryWorkedExampleLaunchIsAPredictedOutcome) {
   // Ten launches of each of the six worked examples: two hang, one is undefined.
   const auto r = replay("worked examples");

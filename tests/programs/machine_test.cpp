@@ -32,13 +32,20 @@ ParamValue zeros(std::size_t n) {
 }
 
 Exploration run(const std::string& body, unsigned threads, std::vector<ParamValue> params,
-                spec::Target target = spec::kDefaultTarget) {
+                spec::Target target = spec::kDefaultTarget, const ExploreOptions& o = {}) {
   const Program p = read_or_fail(body);
   Launch l;
   l.threads = threads;
   l.params = std::move(params);
   l.target = target;
-  return explore(p, l);
+  return explore(p, l, o);
+}
+
+/// The walk without its reduction: every choice of every warp.
+ExploreOptions unreduced() {
+  ExploreOptions o;
+  o.reduce = false;
+  return o;
 }
 
 constexpr spec::Target kPascal{60, 0};
@@ -270,17 +277,13 @@ TEST(Programs, LanesThatRunACollectiveWhileTheirWarpWaitsAtABarrierAndExitAreDiv
 }
 
 TEST(Programs, AWalkAskedForOneKindOfOutcomeStopsAtTheFirstAndSaysItIsIncomplete) {
-  const Program p = read_or_fail(kSplitWarp);
-  Launch l;
-  l.threads = 32;
-  l.params = {zeros(32)};
   ExploreOptions o;
   unsigned asked = 0;
   o.enough = [&](const PathEnd& e) {
     ++asked;
     return e.kind == PathEnd::Kind::Undefined;
   };
-  const auto x = explore(p, l, o);
+  const auto x = run(kSplitWarp, 32, {zeros(32)}, spec::kDefaultTarget, o);
   EXPECT_GE(asked, 1u);
   ASSERT_FALSE(x.outcomes.empty());
   EXPECT_EQ(x.outcomes.back().kind, PathEnd::Kind::Undefined);
@@ -366,14 +369,8 @@ $L_w2:
   bar.sync 1, 64;
 $L_done:
 )" + kStoreR9;
-  const Program p = read_or_fail(body);
-  Launch l;
-  l.threads = 128;
-  l.params = {zeros(128)};
-  const auto reduced = explore(p, l);
-  ExploreOptions plain;
-  plain.reduce = false;
-  const auto full = explore(p, l, plain);
+  const auto reduced = run(body, 128, {zeros(128)});
+  const auto full = run(body, 128, {zeros(128)}, spec::kDefaultTarget, unreduced());
   EXPECT_TRUE(reduced.complete);
   EXPECT_EQ(reduced.outcomes.size(), 3u);
   EXPECT_EQ(outcome_set(reduced), outcome_set(full));
@@ -472,14 +469,8 @@ $L_w2:
   bar.sync 1, 96;
 $L_done:
 )" + kStoreR9;
-  const Program p = read_or_fail(body);
-  Launch l;
-  l.threads = 96;
-  l.params = {zeros(128)};
-  const auto x = explore(p, l);
-  ExploreOptions plain;
-  plain.reduce = false;
-  const auto full = explore(p, l, plain);
+  const auto x = run(body, 96, {zeros(128)});
+  const auto full = run(body, 96, {zeros(128)}, spec::kDefaultTarget, unreduced());
   EXPECT_TRUE(x.any(PathEnd::Kind::Race));
   EXPECT_EQ(x.any_undefined(), full.any_undefined());
   EXPECT_EQ(x.any(PathEnd::Kind::Race), full.any(PathEnd::Kind::Race));
@@ -710,10 +701,8 @@ TEST(Reduction, LosesNoOutcomeAgainstThePlainWalk) {
     Launch l;
     l.threads = c.threads;
     l.params = c.params;
-    ExploreOptions plain;
-    plain.reduce = false;
     const auto& p = std::get<Program>(read);
-    const auto full = explore(p, l, plain), reduced = explore(p, l);
+    const auto full = explore(p, l, unreduced()), reduced = explore(p, l);
     ASSERT_TRUE(full.complete);
     EXPECT_LT(reduced.states, full.states);
     EXPECT_GT(full.outcomes.size(), 1u);
