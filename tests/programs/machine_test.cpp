@@ -292,6 +292,21 @@ TEST(Programs, AWalkAskedForOneKindOfOutcomeStopsAtTheFirstAndSaysItIsIncomplete
   EXPECT_NE(x.limits.back().find("first outcome"), std::string::npos) << x.limits.back();
 }
 
+TEST(Programs, AFrontierPastItsMemoryBudgetStopsTheWalkAndSaysSo) {
+  // Two threads read __activemask: three groupings to follow from the first state, more than
+  // a budget of one state's size holds even depth first.
+  const std::string body = kEntry + R"(
+  activemask.b32 %r9;
+)" + kStoreR9;
+  ExploreOptions o;
+  o.max_frontier_bytes = 1;
+  const auto x = run(body, 2, {zeros(2)}, spec::kDefaultTarget, o);
+  EXPECT_FALSE(x.complete);
+  ASSERT_FALSE(x.limits.empty());
+  EXPECT_NE(x.limits.front().find("even depth first"), std::string::npos) << x.limits.front();
+  EXPECT_TRUE(run(body, 2, {zeros(2)}).complete);
+}
+
 TEST(Programs, LanesThatRunACollectiveAndThenReachTheSameBarrierAreNotDivergent) {
   // The two sides meet again before __syncthreads, as a reduction whose first lanes run
   // __syncwarp(mask) does: no finding.
