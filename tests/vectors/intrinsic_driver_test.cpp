@@ -4,6 +4,8 @@
 // then each computes its result from the values of that set. `intrinsic_driver_test BUG` plants
 // one bug a CPU emulation is known to have, so that `warpspec check` must find it:
 //   none                 the emulation as written
+//   with_ub              as written, the votes alone, also running their vectors with undefined
+//                        behaviour (which hang: the driver reports them and goes on)
 //   float_by_value       __match_*_sync on float/double compares values (+0.0 == -0.0, NaN != NaN)
 //   all_exited_false     __all_sync counts the exited lanes of its mask as voting false
 //   count_low_byte       __syncthreads_count counts a predicate only when its low byte is set
@@ -29,10 +31,12 @@ namespace {
 
 std::string bug = "none";
 
-// One round's meeting point: each calling lane leaves its value and waits for the others.
+// One round's meeting point: each calling lane leaves its value and waits for the others. A
+// waiter sleeps on the first lane it still misses, so an arrival wakes only the lanes waiting
+// for it (one condition for the whole block would wake every waiter at every arrival).
 struct Meeting {
   std::mutex m;
-  std::condition_variable cv;
+  std::condition_variable cv[1024];
   uint64_t value[1024] = {};
   bool arrived[1024] = {};
 
@@ -47,19 +51,17 @@ struct Meeting {
       value[ws::lane()] = v;
       arrived[ws::lane()] = true;
     }
-    cv.notify_all();
+    cv[ws::lane()].notify_all();
     wait_for(who);
   }
   // Waits until every lane of `who` has arrived (having arrived itself).
   void wait_for(const std::vector<unsigned>& who) {
     std::unique_lock<std::mutex> g(m);
-    cv.wait(g, [&] {
-      for (unsigned j : who)
-        if (!arrived[j]) return false;
-      return true;
-    });
+    for (unsigned j : who) cv[j].wait(g, [&] { return arrived[j]; });
   }
-} meeting;
+};
+// Never destroyed: the lanes of a hung round still wait on it when the program ends.
+Meeting& meeting = *new Meeting;
 
 // The non-exited lanes of `mask`.
 std::vector<unsigned> members(unsigned mask) {
@@ -314,5 +316,20 @@ int main(int argc, char** argv) {
       &ws::Runner::shfl_down_unsigned_long_long, &ws::Runner::shfl_xor_unsigned_long_long);
   set_shuffles<double>(r, &ws::Runner::shfl_double, &ws::Runner::shfl_up_double,
                        &ws::Runner::shfl_down_double, &ws::Runner::shfl_xor_double);
+  if (bug == "with_ub") {
+    // The votes' vectors the specification leaves undefined run too. They wait for a lane that
+    // never comes: the driver must report each such round as hung and go on with fresh threads
+    // (each form's undefined vectors come last, before the next form's).
+    ws::Runner votes;
+    votes.before_round = r.before_round;
+    votes.all = r.all;
+    votes.any = r.any;
+    votes.uni = r.uni;
+    votes.ballot = r.ballot;
+    votes.run_ub = true;
+    votes.timeout = std::chrono::milliseconds(300);
+    std::cerr << votes.run(std::cout) << " rounds hung\n";
+    return 0;
+  }
   return r.run(std::cout) == 0 ? 0 : 3;
 }
