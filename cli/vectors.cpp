@@ -221,11 +221,7 @@ int run_vectors(const VectorsOptions& o) {
            << " intrinsic overloads, " << st.skipped_ub
            << " UB vectors reported skipped unless run_ub is set\n";
   } else if (o.in.empty()) {
-    auto write = [&](std::ostream& os) {
-      os << vectors::header_line(header) << "\n";
-      for (const auto& v : vs)
-        os << vectors::vector_line(v, vectors::expected(v, header.target, header.ptx)) << "\n";
-    };
+    auto write = [&](std::ostream& os) { vectors::write_vectors(os, header, vs); };
     if (o.out.empty() || o.out == "-") {
       write(std::cout);
     } else {

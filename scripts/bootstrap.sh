@@ -58,7 +58,7 @@ asan_status=0
 # diagnosis tests run here), and the nine diagnosis tests that take longest under the sanitizers
 # (over 14 s each there; the twelve others run the same code). They are the longest tests by far.
 slow='PropertyLibrary\.(WholeLibrary|FastEqualsModel)|Mutants\.EveryMutantThatChangesAValueIsRefutedOverZ3|SecondSolver\.'
-slow+='|Witness\.EveryTargetOfEverySm90Form|vectors\.(default|intrinsics)_suite_is_current'
+slow+='|Witness\.TheKeptSuitesAreWhatTheGeneratorWrites'
 slow+='|Suite\.CoversTheF32FormsOnSm100a'
 slow+='|bugs\.[a-z]+_set_on_the_default_suite|bugs\.EveryBugIsKilledByALargeRandomSuite'
 slow+='|Diagnose\.(APartialLastWarpLeftOutOfTheCount|ExitedLanesReadFromASlotNeverCleared'

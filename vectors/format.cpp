@@ -73,6 +73,12 @@ std::string header_line(const VectorsHeader& h) {
          "\",\"seed\":" + std::to_string(h.seed) + ",\"vectors\":" + std::to_string(h.count) + "}";
 }
 
+void write_vectors(std::ostream& os, VectorsHeader h, const std::vector<Vector>& vs) {
+  h.count = vs.size();
+  os << header_line(h) << "\n";
+  for (const auto& v : vs) os << vector_line(v, expected(v, h.target, h.ptx)) << "\n";
+}
+
 std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
   const auto& f = spec::form_info(v.instr.instr.form);
   const auto syn = spec::value_syntax(v.instr);

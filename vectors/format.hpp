@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ struct VectorsHeader {
 std::string header_line(const VectorsHeader& h);
 /// One vector with its expected results, as one line.
 std::string vector_line(const Vector& v, const std::vector<Expected>& e);
+/// A whole vector file: the header line (stating `vs.size()` vectors, whatever `h.count` says),
+/// then each vector's line with the results the specification gives it on `h`'s target.
+void write_vectors(std::ostream& os, VectorsHeader h, const std::vector<Vector>& vs);
 
 /// Reads the header line (line 1) of a vector file.
 VectorsHeader parse_header(const json::Line& line, const std::string& file);

@@ -27,9 +27,7 @@ std::string read_text(const std::string& path) {
 
 std::string file_of(const vectors::Suite& s) {
   std::ostringstream os;
-  os << vectors::header_line({s.target, s.ptx, s.seed, s.vectors.size()}) << "\n";
-  for (const auto& v : s.vectors)
-    os << vectors::vector_line(v, vectors::expected(v, s.target, s.ptx)) << "\n";
+  vectors::write_vectors(os, {s.target, s.ptx, s.seed}, s.vectors);
   return os.str();
 }
 

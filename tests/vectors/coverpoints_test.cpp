@@ -741,7 +741,7 @@ TEST(Coverpoints, TheKeptSm90SuiteHitsEveryReachableCoverpoint) {
   std::vector<Vector> vs;
   for (std::size_t no = 2; std::getline(in, line); ++no) vs.push_back(reader.full(line, no));
   // The kept suite is the one `warpspec vectors` writes today, with Z3's witnesses
-  // (vectors.default_suite_is_current).
+  // (Witness.TheKeptSuitesAreWhatTheGeneratorWritesAndTheirWitnessesShowEveryTarget).
   expect_every_reachable_hit(coverage_of(vs, header.target, header.ptx), "the kept sm_90 suite");
   // Each mutant adds one large state it alone explains beside its smallest one (the large one
   // tells a near bug from it); check shows the smallest failing vector whatever the size.

@@ -20,8 +20,7 @@ namespace {
 
 std::string file_of(const Suite& s) {
   std::ostringstream os;
-  os << header_line({s.target, s.ptx, s.seed, s.vectors.size()}) << "\n";
-  for (const auto& v : s.vectors) os << vector_line(v, expected(v, s.target, s.ptx)) << "\n";
+  write_vectors(os, {s.target, s.ptx, s.seed}, s.vectors);
   return os.str();
 }
 
