@@ -94,6 +94,22 @@ void replay(const Property& p, const Query& q, const z3::model& m, std::size_t k
   }
 }
 
+/// Each of `claims` after Z3's rewriting, from one call that shares the rewriter's cache.
+std::vector<z3::expr> simplified_together(z3::context& ctx, const std::vector<z3::expr>& claims) {
+  std::vector<z3::expr> out;
+  if (claims.empty()) return out;
+  z3::sort_vector domain(ctx);
+  z3::expr_vector args(ctx);
+  for (const auto& c : claims) {
+    domain.push_back(ctx.bool_sort());
+    args.push_back(c);
+  }
+  const auto all = ctx.function("claims", domain, ctx.bool_sort());
+  const auto r = all(args).simplify();
+  for (unsigned k = 0; k < r.num_args(); ++k) out.push_back(r.arg(k));
+  return out;
+}
+
 /// A check of one claim against the query's hypotheses in a fresh QF_BV solver, within the
 /// property's deadline (and `budget_ms` when non-zero).
 struct Solve {
@@ -148,6 +164,8 @@ struct Solve {
 
 /// How long a group of claims is tried as one query before its claims are tried one by one.
 constexpr unsigned kGroupBudgetMs = 1500;
+/// How many claims of a group that does not settle as a whole are tried together.
+constexpr std::size_t kSlice = 8;
 /// How long a claim is tried on the group's incremental solver before it gets a fresh one (and
 /// the group's remaining claims do too).
 constexpr unsigned kIncrementalBudgetMs = 2000;
@@ -197,12 +215,15 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
     std::vector<std::vector<std::size_t>> groups;
     std::vector<z3::expr> queued;
     std::string last;
+    // Claims whose two sides are one term after Z3's rewriting need no search; skipping the
+    // solver also skips bit-blasting the hypotheses, which dominates for such claims. The claims
+    // are rewritten together, as the arguments of one uninterpreted application, so that the
+    // terms they share are rewritten once.
+    const auto rewritten = simplified_together(ctx, q.env.claims);
     for (std::size_t k = 0; k < q.env.claims.size(); ++k) {
       const auto& claim = q.env.claims[k];
       if (claim.is_true() || q.by_lemma(k)) continue;  // folded away, or a lemma's claim
-      // Claims whose two sides are one term after Z3's rewriting need no search; skipping the
-      // solver also skips bit-blasting the hypotheses, which dominates for such claims.
-      if (claim.simplify().is_true()) continue;
+      if (rewritten[k].is_true()) continue;
       // Forms of one family share their UB terms, so many claims recur verbatim: prove once.
       if (std::any_of(queued.begin(), queued.end(),
                       [&](const z3::expr& c) { return z3::eq(c, claim); }))
@@ -219,30 +240,50 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       // One query for the whole group first, briefly: one bit-blasting of the hypotheses for
       // many claims. If it does not settle quickly, each claim gets its own query, which keeps
       // every SAT problem small.
-      if (g.size() > 1 && !p.claims_alone) {
+      // A large group that does not settle is tried again in slices of kSlice claims, which
+      // share the bit-blasting of the terms their claims have in common at a fraction of the
+      // whole group's search. The first slice that does not settle either ends the slicing:
+      // where one does not, the others rarely do.
+      std::vector<std::size_t> left;
+      auto settle = [&](const std::vector<std::size_t>& part) {
         auto all = q.d.lit(true);
-        for (auto k : g) all = all && q.env.claims[k];
+        for (auto k : part) all = all && q.env.claims[k];
         auto r = solve.check(all, kGroupBudgetMs);
-        if (r.unsat()) continue;
-        if (r.sat()) {
-          for (auto k : g)
+        if (r.unsat()) return true;
+        if (r.sat())
+          for (auto k : part)
             if (r.model->eval(q.env.claims[k], true).is_false()) {
               v.status = Status::Refuted;
               v.reason = q.env.labels[k];
               replay(p, q, *r.model, k, v);
               break;
             }
+        return false;
+      };
+      if (g.size() > 1 && !p.claims_alone) {
+        if (settle(g)) continue;
+        if (v.status == Status::Refuted) break;
+        bool slicing = g.size() > kSlice;
+        for (std::size_t b = 0; b < g.size(); b += kSlice) {
+          const std::vector<std::size_t> part(g.begin() + b,
+                                              g.begin() + std::min(g.size(), b + kSlice));
+          if (slicing && settle(part)) continue;
           if (v.status == Status::Refuted) break;
+          slicing = false;
+          left.insert(left.end(), part.begin(), part.end());
         }
+        if (v.status == Status::Refuted) break;
+      } else {
+        left = g;
       }
       // Then claim by claim: on one incremental solver while it keeps up (where the property
       // asks for it), else each on its own.
       std::optional<Solver> inc;
-      if (g.size() > 1 && p.claims_incremental) {
+      if (left.size() > 1 && p.claims_incremental) {
         inc.emplace(Solver::incremental(ctx));
         inc->add(q.hypothesis);
       }
-      for (auto k : g) {
+      for (auto k : left) {
         Outcome r;
         if (inc) {
           r = solve.check_on(*inc, k, kIncrementalBudgetMs);
