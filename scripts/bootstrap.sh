@@ -78,6 +78,15 @@ slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.report$'
 slow+='|capture_check_cli_corpus(_exit)?'
 slow+='|Suite\.(DefaultSuiteCovers|UbVectorsComeLast)|Check\.TheModelsOwnResultsAgree'
 slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
+# The fast implementation over more states: exhaustive three-lane warps, and batches of random
+# warps for the kernels that have a batch test left under the sanitizers (one per kind of kernel:
+# match.any, ballot, integer and f32 redux, bar.warp.sync, activemask, shfl.idx, elect). Each
+# form's own agreement test and every shuffle operand run the same kernels there. Likewise the
+# captured lanes replayed in bulk, whose readers and replay the capture tests run there.
+slow+='|EveryThreeLaneWarp\.|CaptureReplay\.EveryDefinedLaneAgreesWith'
+slow+='|Catalog/EveryWarpForm\.a_batch_answers_each_warp_as_if_it_were_alone/(match_a[a-z]+_sync_b64'
+slow+='|match_all_sync_b32|vote_sync_(all|any|uni)_pred|redux_sync_(add_s32|(min|max)_[us]32'
+slow+='|and_b32|or_b32|(min|max)(_abs)?_f32|max(_abs)?_NaN_f32|min_NaN_f32)|shfl_sync_(up|down|bfly)_b32)'
 # Whole kernels replayed against the H100's launches: explorations of hundreds of kernels, whose
 # step semantics the program tests run under the sanitizers.
 slow+='|Hardware\.Every'
