@@ -4,8 +4,8 @@
 #   bash scripts/bootstrap.sh          install, build, verification report
 #   bash scripts/bootstrap.sh --test   install, build, every test once: in a build with
 #                                      AddressSanitizer and UndefinedBehaviorSanitizer, but for
-#                                      the Z3/cvc5-bound and whole-suite tests, the bug sets and
-#                                      the Python bindings, which run in the main build
+#                                      the Z3/cvc5-bound, whole-suite and bulk tests, the bug
+#                                      sets and the Python bindings, which run in the main build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
