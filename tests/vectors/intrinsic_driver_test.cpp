@@ -327,7 +327,7 @@ int main(int argc, char** argv) {
     votes.uni = r.uni;
     votes.ballot = r.ballot;
     votes.run_ub = true;
-    votes.timeout = std::chrono::milliseconds(300);
+    votes.timeout = std::chrono::milliseconds(1000);  // five hangs: five seconds
     std::cerr << votes.run(std::cout) << " rounds hung\n";
     return 0;
   }
