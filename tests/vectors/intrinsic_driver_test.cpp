@@ -18,6 +18,7 @@
 //                        warp): that word may come from another lane than the low word
 #include WARPSPEC_INTRINSIC_DRIVER
 
+#include <algorithm>
 #include <bit>
 #include <condition_variable>
 #include <cstring>
@@ -32,8 +33,8 @@ namespace {
 std::string bug = "none";
 
 // One round's meeting point: each calling lane leaves its value and waits for the others. A
-// waiter sleeps on the first lane it still misses, so an arrival wakes only the lanes waiting
-// for it (one condition for the whole block would wake every waiter at every arrival).
+// waiter sleeps on a lane it still misses, so an arrival wakes only the lanes waiting for it
+// (one condition for the whole block would wake every waiter at every arrival).
 struct Meeting {
   std::mutex m;
   std::condition_variable cv[1024];
@@ -54,10 +55,16 @@ struct Meeting {
     cv[ws::lane()].notify_all();
     wait_for(who);
   }
-  // Waits until every lane of `who` has arrived (having arrived itself).
+  // Waits until every lane of `who` has arrived (having arrived itself). Lanes tend to arrive
+  // in order, so a waiter sleeps on the last lane it misses: woken once, it usually misses none.
   void wait_for(const std::vector<unsigned>& who) {
     std::unique_lock<std::mutex> g(m);
-    for (unsigned j : who) cv[j].wait(g, [&] { return arrived[j]; });
+    for (;;) {
+      auto missing = std::find_if(who.rbegin(), who.rend(), [&](unsigned j) { return !arrived[j]; });
+      if (missing == who.rend()) return;
+      const unsigned j = *missing;
+      cv[j].wait(g, [&] { return arrived[j]; });
+    }
   }
 };
 // Never destroyed: the lanes of a hung round still wait on it when the program ends.
