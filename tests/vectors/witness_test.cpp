@@ -24,6 +24,24 @@ std::string names(const std::set<vectors::CoverTarget>& ts) {
   return s;
 }
 
+// Together the witnesses of `form` among `vs` show every target of the form (semantic clauses
+// through the mutants that violate them), and each shows at least one.
+void expect_witnesses_show_every_target(spec::FormId form, spec::Target t, spec::PtxVersion p,
+                                        const std::vector<vectors::Vector>& vs) {
+  const auto name = std::string(spec::form_info(form).name);
+  std::set<vectors::CoverTarget> shown;
+  for (const auto& v : vs) {
+    if (v.instr.instr.form != form || v.source != "witness") continue;
+    const auto c = vectors::covers_of(v, t, p);
+    EXPECT_FALSE(c.empty()) << name << ": witness " << v.id << " shows nothing";
+    shown.insert(c.begin(), c.end());
+  }
+  std::set<vectors::CoverTarget> missing;
+  for (const auto& x : vectors::targets_of(form, t))
+    if (!shown.count(x)) missing.insert(x);
+  EXPECT_TRUE(missing.empty()) << name << ": " << names(missing);
+}
+
 void expect_every_target_witnessed(spec::Target t, spec::PtxVersion p,
                                    const std::vector<spec::FormId>& forms) {
   for (auto form : forms) {
@@ -33,19 +51,8 @@ void expect_every_target_witnessed(spec::Target t, spec::PtxVersion p,
     EXPECT_TRUE(st.missed.empty()) << name << ": " << st.missed.front();
     EXPECT_GT(st.targets, 0u) << name;
     EXPECT_EQ(st.shown, st.targets) << name;
-    // Together the witnesses show every target of the form (semantic clauses through the
-    // mutants that violate them).
-    std::set<vectors::CoverTarget> shown;
-    for (const auto& v : ws) {
-      EXPECT_EQ(v.source, "witness");
-      const auto c = vectors::covers_of(v, t, p);
-      EXPECT_FALSE(c.empty()) << name;
-      shown.insert(c.begin(), c.end());
-    }
-    std::set<vectors::CoverTarget> missing;
-    for (const auto& x : vectors::targets_of(form, t))
-      if (!shown.count(x)) missing.insert(x);
-    EXPECT_TRUE(missing.empty()) << name << ": " << names(missing);
+    for (const auto& v : ws) EXPECT_EQ(v.source, "witness") << name;
+    expect_witnesses_show_every_target(form, t, p, ws);
   }
 }
 
@@ -85,20 +92,7 @@ TEST(Witness, TheKeptSuitesAreWhatTheGeneratorWritesAndTheirWitnessesShowEveryTa
          "tests/data/vectors/sm_90-intrinsics.jsonl` and run it on the hardware again";
   const auto forms = forms_on(o.target, o.ptx);
   EXPECT_EQ(suite.coverage.size(), forms.size());
-  for (auto form : forms) {
-    const auto name = std::string(spec::form_info(form).name);
-    std::set<vectors::CoverTarget> shown;
-    for (const auto& v : suite.vectors)
-      if (v.instr.instr.form == form && v.source == "witness") {
-        const auto c = vectors::covers_of(v, o.target, o.ptx);
-        EXPECT_FALSE(c.empty()) << name << ": witness " << v.id << " shows nothing";
-        shown.insert(c.begin(), c.end());
-      }
-    std::set<vectors::CoverTarget> missing;
-    for (const auto& x : vectors::targets_of(form, o.target))
-      if (!shown.count(x)) missing.insert(x);
-    EXPECT_TRUE(missing.empty()) << name << ": " << names(missing);
-  }
+  for (auto form : forms) expect_witnesses_show_every_target(form, o.target, o.ptx, suite.vectors);
 }
 
 TEST(Witness, TheF32FormsOnSm100aAndTheConvergenceRulesOnSm60HaveWitnessesToo) {
@@ -131,14 +125,7 @@ TEST(Witness, ASuiteWithZ3PutsWitnessesFirstAndIsTheSameFileEachTime) {
     EXPECT_EQ(c.covered.size(), c.clauses.size()) << spec::form_info(form).name;
     EXPECT_EQ(c.killed.size(), c.mutants.size()) << spec::form_info(form).name;
     // The witnesses alone cover the form.
-    std::set<vectors::CoverTarget> by_witness;
-    for (const auto& v : a.vectors)
-      if (v.instr.instr.form == form && v.source == "witness") {
-        const auto cv = vectors::covers_of(v, a.target, a.ptx);
-        by_witness.insert(cv.begin(), cv.end());
-      }
-    for (const auto& t : vectors::targets_of(form, a.target))
-      EXPECT_TRUE(by_witness.count(t)) << spec::form_info(form).name << ": " << names({t});
+    expect_witnesses_show_every_target(form, a.target, a.ptx, a.vectors);
   }
 }
 
