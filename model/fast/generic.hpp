@@ -461,12 +461,15 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
   std::vector<W> ref(nk, d.w32(0)), arrivals(nk, d.w32(0)), popc(nk, d.w32(0));
   std::vector<B> complete(nk, d.lit(false)), all(nk, d.lit(true)), any(nk, d.lit(false)),
-      mixed_red(nk, d.lit(false));
+      mixed_red(nk, d.lit(false)), red_at(nk, d.lit(false)), partner_at(nk, d.lit(false));
+  // whole[w][j]: every live thread of warp w stands at barrier k_of(j).
+  std::vector<std::vector<B>> whole_at(warps);
   for (uint32_t j = 0; j < nk; ++j) {
     B everyone = d.lit(true), red_here = d.lit(false), partner_here = d.lit(false);
     for (std::size_t w = 0; w < warps; ++w) {
       const W x = at[j][w];
       const B whole = ((x | exited[w]) & valid(w)) == valid(w);
+      whole_at[w].push_back(whole);
       everyone = everyone && whole;
       arrivals[j] = arrivals[j] + d.ite(whole && x != d.w32(0), d.w32(32), d.w32(0));
       popc[j] = popc[j] + d.popcount(x & truth[w]);
@@ -487,7 +490,16 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
       complete[j] = everyone;
     }
     mixed_red[j] = d.lit(red) && red_here && partner_here;
+    red_at[j] = d.lit(red) && red_here;
+    partner_at[j] = partner_here;
   }
+  // With register operands, thread t reads a per-barrier fact through its own barrier number:
+  // one choice among the sixteen, so that each thread's answer is one selection.
+  auto of_mine = [&](std::size_t t, const auto& per_j, auto none) {
+    auto v = none;
+    for (uint32_t j = nk; j-- > 0;) v = d.ite(s.bar[t] == d.w32(j), per_j[j], v);
+    return v;
+  };
 
   CtaLanes<D> out{{}, {}, {}, d.lit(false)};
   std::vector<std::vector<W>> fires(std::size(spec::kCtaUb), std::vector<W>(warps, d.w32(0)));
@@ -495,22 +507,40 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     out.executes.push_back(here[w] & ~partner[w]);
     // Per barrier: the warp's threads there and whether they wait (bar.arrive's do not).
     const W waiting = in.form == spec::FormId::BarArrive ? partner[w] : (red ? ~W(d.w32(0)) : ~partner[w]);
-    for (uint32_t j = 0; j < nk; ++j) {
-      const W x = at[j][w];
-      const B whole = ((x | exited[w]) & valid(w)) == valid(w);
-      fires[0][w] = fires[0][w] | d.ite(whole, d.w32(0), x) |
-                    d.ite(complete[j], d.w32(0), x & waiting);
-      fires[6][w] = fires[6][w] | d.ite(mixed_red[j], x, d.w32(0));
-      if (red && in.has_count)
-        fires[7][w] = fires[7][w] | d.ite(d.ult(ref[j], arrivals[j]), x & ~partner[w], d.w32(0));
+    if (in.imm_bar) {
+      for (uint32_t j = 0; j < nk; ++j) {
+        const W x = at[j][w];
+        fires[0][w] = fires[0][w] | d.ite(whole_at[w][j], d.w32(0), x) |
+                      d.ite(complete[j], d.w32(0), x & waiting);
+        fires[6][w] = fires[6][w] | d.ite(mixed_red[j], x, d.w32(0));
+        if (red && in.has_count)
+          fires[7][w] = fires[7][w] | d.ite(d.ult(ref[j], arrivals[j]), x & ~partner[w], d.w32(0));
+      }
+      // A thread at no barrier 0-15 stands alone at a barrier of its own: the block never fills
+      // it.
+      const W nowhere = k_of(0) < spec::kCtaBarriers ? d.w32(0) : here[w];
+      fires[0][w] = fires[0][w] | nowhere;
+      fires[1][w] = nowhere;
+    } else {
+      for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t) {
+        const unsigned b = static_cast<unsigned>(t % 32);
+        const B h = d.bit(here[w], b);
+        const B nowhere = d.ult(d.w32(spec::kCtaBarriers - 1), s.bar[t]);
+        const B stuck = (h && (!of_mine(t, whole_at[w], d.lit(false)) || nowhere)) ||
+                        (h && d.bit(waiting, b) && !of_mine(t, complete, d.lit(false)));
+        fires[0][w] = fires[0][w] | spec::bit_if(d, stuck, b);
+        fires[1][w] = fires[1][w] | spec::bit_if(d, h && nowhere, b);
+        fires[6][w] = fires[6][w] | spec::bit_if(d, h && of_mine(t, red_at, d.lit(false)) &&
+                                                        of_mine(t, partner_at, d.lit(false)),
+                                                 b);
+        if (red && in.has_count)
+          fires[7][w] = fires[7][w] |
+                        spec::bit_if(d, h && !d.bit(partner[w], b) &&
+                                            d.ult(of_mine(t, ref, d.w32(0)),
+                                                  of_mine(t, arrivals, d.w32(0))),
+                                     b);
+      }
     }
-    // Threads at no barrier 0-15 stand alone at a barrier of their own: the block never fills it.
-    W somewhere = d.w32(0);
-    for (uint32_t j = 0; j < nk; ++j)
-      if (k_of(j) < spec::kCtaBarriers) somewhere = somewhere | at[j][w];
-    const W nowhere = here[w] & ~somewhere;
-    fires[0][w] = fires[0][w] | nowhere;
-    fires[1][w] = nowhere;
     const B split = (here[w] & partner[w]) != d.w32(0) && (here[w] & ~partner[w]) != d.w32(0);
     fires[8][w] = d.ite(split, here[w], d.w32(0));
     const W arrive_kind = in.form == spec::FormId::BarArrive ? ~partner[w]
@@ -530,7 +560,10 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
         fires[3][w] = fires[3][w] | spec::bit_if(d, h && c == d.w32(0), b);
         fires[4][w] = fires[4][w] | spec::bit_if(d, h && d.ult(block, c), b);
         W mine = c;
-        for (uint32_t j = 0; j < nk; ++j) mine = d.ite(stands_at(t, j), ref[j], mine);
+        if (in.imm_bar)
+          mine = d.ite(h, ref[0], c);
+        else
+          mine = of_mine(t, ref, c);
         fires[5][w] = fires[5][w] | spec::bit_if(d, h && c != mine, b);
       }
     } else {
@@ -545,15 +578,15 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   }
   for (std::size_t t = 0; t < n; ++t) {
     const std::size_t w = t / 32;
-    W v = d.w32(0);
-    for (uint32_t j = nk; j-- > 0;) {
-      const B there = d.bit(at[j][w], static_cast<unsigned>(t % 32));
-      W val = d.w32(0);
-      if (f.mode == spec::Mode::Popc) val = popc[j];
-      if (f.mode == spec::Mode::And) val = d.ite(all[j], d.w32(1), d.w32(0));
-      if (f.mode == spec::Mode::Or) val = d.ite(any[j], d.w32(1), d.w32(0));
-      v = d.ite(there, val, v);
+    // An executing thread stands at its barrier, so the immediate's value is the value, and a
+    // register's is the one its number selects.
+    std::vector<W> val(nk, d.w32(0));
+    for (uint32_t j = 0; j < nk; ++j) {
+      if (f.mode == spec::Mode::Popc) val[j] = popc[j];
+      if (f.mode == spec::Mode::And) val[j] = d.ite(all[j], d.w32(1), d.w32(0));
+      if (f.mode == spec::Mode::Or) val[j] = d.ite(any[j], d.w32(1), d.w32(0));
     }
+    const W v = in.imm_bar ? val[0] : of_mine(t, val, d.w32(0));
     out.d.push_back(d.ite(d.bit(out.executes[w], static_cast<unsigned>(t % 32)), v, d.w32(0)));
   }
   return out;
