@@ -72,7 +72,7 @@ slow+='|EveryReadingChangesSomeAnswer)'
 # the report over the kept suites, and the tests that generate the default suite again in their
 # own process (the generator runs under the sanitizers once, for the diagnosis tests' shared
 # suite).
-slow+='|Coverpoints\.TheDefaultSuitesWithoutZ3|Witness\.ASuiteWithZ3'
+slow+='|Coverpoints\.TheDefaultSuitesWithoutZ3'
 slow+='|Check\.CatchesEveryMutant|CaptureCorpus\.|bugs\.CorrectImplementationAgreesWithASeeded'
 slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.report$'
 slow+='|capture_check_cli_corpus(_exit)?'
