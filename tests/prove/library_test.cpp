@@ -46,8 +46,9 @@ TEST(PropertyLibrary, EquivalenceIsGeneratedForEveryCatalogForm) {
   }
 }
 
-/// The block barriers' fast == model with register operands: tens of seconds each, so proved by
-/// a test of their own with a limit to match.
+/// The block barriers' fast == model with register operands: about five seconds each on a quiet
+/// machine, several times that under load, so proved by a test of their own that demands all
+/// five proved, with a limit to match.
 bool is_register_operand_equivalence(const Property& p) {
   const std::string_view suffix = ".register_operands";
   return p.name.size() > suffix.size() &&
