@@ -1,5 +1,6 @@
 #include "checker/lane_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -15,7 +16,8 @@ bool same_warp(const model::Warp& a, const model::Warp& b) {
 }
 
 bool same_cta(const model::Cta& a, const model::Cta& b) {
-  return a.arrive == b.arrive && a.exited == b.exited && a.pred == b.pred;
+  return a.arrive == b.arrive && a.exited == b.exited && a.pred == b.pred && a.bar == b.bar &&
+         a.count == b.count && a.partner == b.partner;
 }
 
 /// Lane i's cell for one evaluation: its value as `eval` writes it, p for match.all, or why it
@@ -27,8 +29,8 @@ std::string cell(const WarpRecord& r, unsigned i) {
   // A d the spec leaves open (a shuffle reading a lane that is not there) shows as "?".
   const bool open = o.defined(model::Concrete{}, i) && !o.d_defined(model::Concrete{}, i);
   std::string v = f.d_type == spec::ResultType::None ? "ok"
-                  : open                              ? "?"
-                                                      : model::format_result(o.d[i], f.d_type);
+                  : open                             ? "?"
+                                                     : model::format_result(o.d[i], f.d_type);
   if (f.optional_p) v += " p=" + std::to_string(o.p[i] ? 1 : 0);
   const uint32_t ub = o.ub_lanes(model::Concrete{});
   if ((ub >> i) & 1u) v += " UB";
@@ -141,7 +143,19 @@ std::string format_replay(const Env<model::Concrete>& env) {
     std::vector<const CtaRecord*> evals;
     for (const auto& q : env.cta_records)
       if (same_cta(q.state, c)) evals.push_back(&q);
+    // The operands a thread gives in a register, as `eval` shows them: its barrier number and
+    // count where some evaluation reads them, and the partner instruction it executes instead.
+    bool bar_reg = false, count_reg = false;
+    for (const auto* q : evals) {
+      bar_reg = bar_reg || !q->instr.imm_bar;
+      count_reg = count_reg || (q->instr.has_count && !q->instr.imm_count);
+    }
+    const bool partners = std::find(c.partner.begin(), c.partner.end(), true) != c.partner.end();
     std::vector<std::string> head{"status", "pred"};
+    if (bar_reg) head.push_back("bar");
+    if (count_reg) head.push_back("count");
+    if (partners) head.push_back("via");
+    const std::size_t state_columns = head.size();
     for (const auto* q : evals)
       head.push_back((q->label == "model" ? "" : q->label + ": ") + instr_text(q->instr));
     std::vector<std::vector<std::string>> rows;
@@ -151,6 +165,10 @@ std::string format_replay(const Env<model::Concrete>& env) {
                                     : model::LaneStatus::Inactive;
       std::vector<std::string> row{std::string(model::status_name(st)),
                                    std::to_string(static_cast<int32_t>(c.pred[t]))};
+      if (bar_reg) row.push_back(std::to_string(c.bar[t]));
+      if (count_reg) row.push_back(std::to_string(c.count[t]));
+      if (partners)
+        row.push_back(c.partner[t] ? std::string(spec::partner_name(evals[0]->instr.form)) : "-");
       for (const auto* q : evals) {
         const auto& f = spec::form_info(q->instr.form);
         std::string v = !q->outcome.executes[t] ? "-"
@@ -166,7 +184,8 @@ std::string format_replay(const Env<model::Concrete>& env) {
         << model::table(head, rows, "thread");
     for (std::size_t k = 0; k < evals.size(); ++k)
       for (const auto& f : model::cta_findings(evals[k]->outcome))
-        out << "  " << head[2 + k] << ": " << spec::clause_info(f.clause).key << " fires\n";
+        out << "  " << head[state_columns + k] << ": " << spec::clause_info(f.clause).key
+            << " fires\n";
   }
   return out.str();
 }
@@ -212,7 +231,10 @@ nlohmann::json replay_json(const Env<model::Concrete>& env) {
                          {"status", r.state.exited[t]   ? "exited"
                                     : r.state.arrive[t] ? "arrives"
                                                         : "absent"},
-                         {"pred", r.state.pred[t]}});
+                         {"pred", r.state.pred[t]},
+                         {"bar", r.state.bar[t]},
+                         {"count", r.state.count[t]},
+                         {"partner", static_cast<bool>(r.state.partner[t])}});
     blocks.push_back({{"by", r.label},
                       {"instr", instr_text(r.instr)},
                       {"threads", threads},

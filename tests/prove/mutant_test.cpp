@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 #include "checker/library.hpp"
 #include "checker/prover.hpp"
@@ -160,6 +161,25 @@ TEST(Mutants, EveryMutantThatChangesAValueIsRefutedOverZ3) {
   // partners not counted), the block accumulator that is never reset and the election that
   // rotates its leader need more than a value on one instruction.
   EXPECT_EQ(refuted, vectors::mutants().size() - 9);
+}
+
+// A block counterexample shows what each thread passed: with the barrier number in a register,
+// the table has a bar column, so the two barriers the mutant merges can be read off it.
+TEST(Mutants, ABlockCounterexampleShowsEachThreadsBarrierNumber) {
+  const auto in =
+      std::get<spec::ParsedInstr>(spec::parse_instruction("bar.red.popc.u32 d, b, 32, p;"));
+  ASSERT_FALSE(in.instr.imm_bar);
+  auto p = agrees_with_model(mutants::implementation(MutantId::CtaBarrierNumberIgnored), in.instr,
+                             "cta_barrier_number_ignored");
+  const auto v = prove(p, ProveOptions{});
+  expect_refuted_with_replay(v);
+  EXPECT_NE(v.counterexample.find("threads):\nthread  status    pred  bar "), std::string::npos)
+      << v.counterexample;
+  // Two threads at different barriers, both executing: what the mutant gets wrong.
+  std::set<uint32_t> bars;
+  for (const auto& t : v.counterexample_json["blocks"][0]["threads"])
+    if (t["status"] == "arrives") bars.insert(t["bar"].get<uint32_t>());
+  EXPECT_GE(bars.size(), 2u) << v.counterexample;
 }
 
 TEST(Mutants, TheModelItselfIsEquivalentToTheModel) {
