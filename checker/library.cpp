@@ -33,6 +33,8 @@ namespace {
 // others, fast_eq_model above all, lose as much as 15 s without them. Either way the verdicts
 // are the same; only the time differs.
 constexpr std::string_view kClaimsAlone[] = {
+    "elect.one_leader_per_membermask",
+    "elect.ub_free_iff_every_named_lane_runs_it",
     "match.all_is_any_when_any_is_full",
     "match.all_nonzero_iff_live_lanes_agree",
     "match.any_classes_partition_live_lanes",
