@@ -1,7 +1,7 @@
 #pragma once
 // Counterexamples as people read them: one lane table per warp state a replay evaluated, with a
 // column per evaluation, and the same as JSON.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "checker/property.hpp"

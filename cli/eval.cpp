@@ -1,5 +1,6 @@
 // warpspec eval: evaluate one instruction on a warp (or block) state with the reference model.
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/common.hpp"
 #include "model/input.hpp"

@@ -2,8 +2,10 @@
 
 #include <bit>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace warpspec::model {
@@ -181,10 +183,10 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
                                            : format_hex(r->d_value(i), 64);
       if (has_d) row.push_back(!runs_it ? "-" : d_open ? "?" : d_text);
       if (in.write_p) row.push_back(runs_it ? (r->outcome.p[i] ? "1" : "0") : "-");
-      row.push_back(!runs_it             ? "-"
-                    : !r->defined(i)     ? "NO (UB)"
-                    : !r->d_defined(i)   ? "p only (d undefined)"
-                                         : "yes");
+      row.push_back(!runs_it           ? "-"
+                    : !r->defined(i)   ? "NO (UB)"
+                    : !r->d_defined(i) ? "p only (d undefined)"
+                                       : "yes");
     }
     rows.push_back(std::move(row));
   }
@@ -239,9 +241,10 @@ std::string availability_line(const spec::AvailabilityVerdict& v) {
 std::string findings_text(const WarpResult& r) {
   std::string out = availability_line(r.availability);
   if (spec::has_chosen_leader(r.instr.form))
-    out += "The leader shown is the lowest lane of each membermask, as sm_90 elects (observed); "
-           "the specification allows any lane of the membermask, provided the same membermask "
-           "always elects the same lane (elect.leader, elect.deterministic).\n";
+    out +=
+        "The leader shown is the lowest lane of each membermask, as sm_90 elects (observed); "
+        "the specification allows any lane of the membermask, provided the same membermask "
+        "always elects the same lane (elect.leader, elect.deterministic).\n";
   if (r.ub.empty()) {
     for (const auto& t : r.outcome.loose_d) {
       if (t.lanes == 0) continue;

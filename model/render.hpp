@@ -1,7 +1,7 @@
 #pragma once
 // Showing states and results: lane tables for people, JSON for programs (docs/json-schema.md).
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

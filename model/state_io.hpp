@@ -2,13 +2,12 @@
 // Reading warp and block states as people and programs write them: concise command-line lists
 // ("5*2,6*", lane sets "0-3,7" or "0xff") and JSON files (docs/json-schema.md).
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/eval.hpp"
 #include "spec/instr_parse.hpp"

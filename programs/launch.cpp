@@ -1,6 +1,7 @@
 #include "programs/launch.hpp"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 #include "model/state_io.hpp"
 #include "spec/target.hpp"

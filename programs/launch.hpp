@@ -2,7 +2,7 @@
 // A launch as people write it: on the command line (`-p 64 -p words:1,2,3 -p zeros:16`) or as a
 // JSON document ({"threads": 64, "params": [{"value": 64}, {"words": [1, 2, 3]}, {"zeros": 16}]},
 // docs/programs.md). The kernel corpus' manifest uses the same form for each kernel.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 

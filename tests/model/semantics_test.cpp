@@ -4,10 +4,11 @@
 #include <bit>
 #include <cstring>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include "model/clause_test.hpp"
 #include "model/clause_helpers.hpp"
+#include "model/clause_test.hpp"
 #include "model/eval.hpp"
 #include "model/render.hpp"
 
@@ -585,14 +586,10 @@ TEST(Catalog, EveryClauseKeyIsUniqueAndNamesItsFamily) {
       auto key = spec::clause_info(id).key;
       auto family = key.substr(0, key.find('.'));
       static const std::map<spec::Family, std::string_view> expect{
-          {spec::Family::Match, "match"},
-          {spec::Family::Vote, "vote"},
-          {spec::Family::Redux, "redux"},
-          {spec::Family::WarpBarrier, "syncwarp"},
-          {spec::Family::CtaBarrier, "cta"},
-          {spec::Family::Activemask, "activemask"},
-          {spec::Family::Shfl, "shfl"},
-          {spec::Family::Elect, "elect"}};
+          {spec::Family::Match, "match"},    {spec::Family::Vote, "vote"},
+          {spec::Family::Redux, "redux"},    {spec::Family::WarpBarrier, "syncwarp"},
+          {spec::Family::CtaBarrier, "cta"}, {spec::Family::Activemask, "activemask"},
+          {spec::Family::Shfl, "shfl"},      {spec::Family::Elect, "elect"}};
       EXPECT_EQ(family, expect.at(f.family)) << f.name << " lists " << key;
     }
 }
