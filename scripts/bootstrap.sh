@@ -69,9 +69,8 @@ slow+='|EveryReadingChangesSomeAnswer)'
 # tests of each reader, writer and check path already run under the sanitizers (each of these
 # takes 20 s to 2 min there): the suites generated for every target, every mutant checked over
 # the suite, the corpus read five times, the intrinsic driver's planted bugs (one of them stays),
-# the report over the kept suites, and the tests that generate the default suite again in their
-# own process (the generator runs under the sanitizers once, for the diagnosis tests' shared
-# suite).
+# the report over the kept suites, and the tests that generate the whole default suite in their
+# own process (the generator runs under the sanitizers in the smaller suite tests).
 slow+='|Coverpoints\.TheDefaultSuitesWithoutZ3'
 slow+='|Check\.CatchesEveryMutant|CaptureCorpus\.|bugs\.CorrectImplementationAgreesWithASeeded'
 slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.report$'

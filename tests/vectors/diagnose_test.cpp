@@ -21,12 +21,13 @@ namespace {
 
 using Impl = std::function<std::vector<Observed>(const Vector&)>;
 
-// The default suite with 40 seeded random vectors per form (seed 3), as `warpspec vectors
-// --no-z3 --count 40 --seed 3` wrote it for this test run (the CTest fixture diagnose_suite).
+// The kept default suite: what `warpspec vectors` writes, with Z3's witnesses, and what the
+// H100 and H200 ran (Witness.TheKeptSuitesAreWhatTheGeneratorWrites keeps it current).
+constexpr const char* kSuitePath = WARPSPEC_TEST_DATA "/vectors/sm_90-default.jsonl";
 const Suite& suite() {
   static const Suite s = [] {
-    std::ifstream in(WARPSPEC_DIAGNOSE_SUITE);
-    if (!in) throw std::runtime_error("no suite at " WARPSPEC_DIAGNOSE_SUITE);
+    std::ifstream in(kSuitePath);
+    if (!in) throw std::runtime_error(std::string("no suite at ") + kSuitePath);
     Suite out;
     std::string line;
     std::size_t line_no = 0;
@@ -34,11 +35,11 @@ const Suite& suite() {
     while (std::getline(in, line)) {
       ++line_no;
       if (!reader) {
-        const auto header = parse_header(line, WARPSPEC_DIAGNOSE_SUITE);
+        const auto header = parse_header(line, kSuitePath);
         out.target = header.target;
         out.ptx = header.ptx;
         out.seed = header.seed;
-        reader.emplace(WARPSPEC_DIAGNOSE_SUITE, header);
+        reader.emplace(kSuitePath, header);
         continue;
       }
       out.vectors.push_back(reader->full(line, line_no));
