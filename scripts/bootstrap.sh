@@ -77,6 +77,10 @@ slow+='|vectors\.intrinsic_driver_[a-mo-z][a-z_]*|cli\.report$'
 slow+='|capture_check_cli_corpus(_exit)?'
 slow+='|Suite\.(DefaultSuiteCovers|UbVectorsComeLast)|Check\.TheModelsOwnResultsAgree'
 slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
+# The UB queries whose solver work is largest (6-13 s each there); the other nine UB query tests
+# run the same code under the sanitizers.
+slow+='|UbQuery\.(ShuffleSm6xConditionIsChecked|ShuffleSourceUndefinedIsAnsweredApartFromUb'
+slow+='|Sm6xConvergenceCanFireOnOldTargets)'
 # The fast implementation over more states: exhaustive three-lane warps, and batches of random
 # warps for the kernels that have a batch test left under the sanitizers (one per kind of kernel:
 # match.any, ballot, integer and f32 redux, bar.warp.sync, activemask, shfl.idx, elect). Each
