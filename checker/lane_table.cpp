@@ -1,6 +1,5 @@
 #include "checker/lane_table.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -144,18 +143,11 @@ std::string format_replay(const Env<model::Concrete>& env) {
     std::vector<const CtaRecord*> evals;
     for (const auto& q : env.cta_records)
       if (same_cta(q.state, c)) evals.push_back(&q);
-    // The operands a thread gives in a register, as `eval` shows them: its barrier number and
-    // count where some evaluation reads them, and the partner instruction it executes instead.
-    bool bar_reg = false, count_reg = false;
-    for (const auto* q : evals) {
-      bar_reg = bar_reg || !q->instr.imm_bar;
-      count_reg = count_reg || (q->instr.has_count && !q->instr.imm_count);
-    }
-    const bool partners = std::find(c.partner.begin(), c.partner.end(), true) != c.partner.end();
+    std::vector<spec::Instr> ins;
+    for (const auto* q : evals) ins.push_back(q->instr);
+    const model::CtaOperandColumns operands(c, ins);
     std::vector<std::string> head{"status", "pred"};
-    if (bar_reg) head.push_back("bar");
-    if (count_reg) head.push_back("count");
-    if (partners) head.push_back("via");
+    operands.add_head(head);
     const std::size_t state_columns = head.size();
     for (const auto* q : evals)
       head.push_back((q->label == "model" ? "" : q->label + ": ") + instr_text(q->instr));
@@ -166,10 +158,7 @@ std::string format_replay(const Env<model::Concrete>& env) {
                                     : model::LaneStatus::Inactive;
       std::vector<std::string> row{std::string(model::status_name(st)),
                                    std::to_string(static_cast<int32_t>(c.pred[t]))};
-      if (bar_reg) row.push_back(std::to_string(c.bar[t]));
-      if (count_reg) row.push_back(std::to_string(c.count[t]));
-      if (partners)
-        row.push_back(c.partner[t] ? std::string(spec::partner_name(evals[0]->instr.form)) : "-");
+      operands.add_cells(c, t, row);
       for (const auto* q : evals) {
         const auto& f = spec::form_info(q->instr.form);
         std::string v = !q->outcome.executes[t] ? "-"

@@ -197,16 +197,35 @@ std::string lane_table(const spec::Instr& in, const Warp& w, const WarpResult* r
   return lane_table(in, form_syntax(in.form), w, r, compact);
 }
 
+CtaOperandColumns::CtaOperandColumns(const Cta& c, const std::vector<spec::Instr>& ins)
+    : via(std::find(c.partner.begin(), c.partner.end(), true) != c.partner.end()),
+      form(ins.front().form) {
+  for (const auto& in : ins) {
+    bar = bar || !in.imm_bar;
+    count = count || (in.has_count && !in.imm_count);
+  }
+}
+
+void CtaOperandColumns::add_head(std::vector<std::string>& head) const {
+  if (bar) head.push_back("bar");
+  if (count) head.push_back("count");
+  if (via) head.push_back("via");
+}
+
+void CtaOperandColumns::add_cells(const Cta& c, std::size_t t,
+                                  std::vector<std::string>& row) const {
+  if (bar) row.push_back(std::to_string(c.bar[t]));
+  if (count) row.push_back(std::to_string(c.count[t]));
+  if (via) row.push_back(std::string(c.partner[t] ? spec::partner_name(form) : "-"));
+}
+
 std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, bool compact) {
   const auto& f = spec::form_info(in.form);
   std::vector<std::string> head{"status"};
   const bool pred = f.a_type != spec::OperandType::None;
   if (pred) head.push_back("a");
-  const bool bar_reg = !in.imm_bar, count_reg = in.has_count && !in.imm_count;
-  const bool partners = std::find(c.partner.begin(), c.partner.end(), true) != c.partner.end();
-  if (bar_reg) head.push_back("bar");
-  if (count_reg) head.push_back("count");
-  if (partners) head.push_back("via");
+  const CtaOperandColumns operands(c, {in});
+  operands.add_head(head);
   if (r) {
     if (f.d_type != spec::ResultType::None) head.push_back("d");
     head.push_back("defined");
@@ -218,9 +237,7 @@ std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, b
                             : LaneStatus::Inactive;
     std::vector<std::string> row{std::string(status_name(st))};
     if (pred) row.push_back(std::to_string(static_cast<int32_t>(c.pred[t])));
-    if (bar_reg) row.push_back(std::to_string(c.bar[t]));
-    if (count_reg) row.push_back(std::to_string(c.count[t]));
-    if (partners) row.push_back(std::string(c.partner[t] ? spec::partner_name(in.form) : "-"));
+    operands.add_cells(c, t, row);
     if (r) {
       const bool here = r->outcome.executes[t];
       if (f.d_type != spec::ResultType::None)

@@ -40,6 +40,18 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
 /// Same, deriving the value syntax from the form.
 std::string lane_table(const spec::Instr& in, const Warp& w, const WarpResult* r = nullptr,
                        bool compact = true);
+/// The operand columns of a block state's thread table, as every thread table shows them: the
+/// barrier number (`bar`) and thread count (`count`) where an instruction reads them from
+/// registers, and the partner instruction (`via`) where a thread executes one.
+struct CtaOperandColumns {
+  bool bar = false, count = false, via = false;
+  spec::FormId form{};  ///< the instruction whose partner `via` names
+  /// The columns a table of `c` under the instructions `ins` (at least one) needs.
+  CtaOperandColumns(const Cta& c, const std::vector<spec::Instr>& ins);
+  /// Appends the column names to `head`, and thread t's cells to `row`.
+  void add_head(std::vector<std::string>& head) const;
+  void add_cells(const Cta& c, std::size_t t, std::vector<std::string>& row) const;
+};
 /// A thread table for a block barrier.
 std::string cta_table(const spec::Instr& in, const Cta& c, const CtaResult* r, bool compact = true);
 /// The UB findings and the availability verdict, one line each.

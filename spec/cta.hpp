@@ -44,6 +44,17 @@ typename D::B fills_phases(const D& d, const typename D::W32& count,
   return any;
 }
 
+/// A thread's view of a per-barrier fact: `per_k[j]` where its barrier number `id` is `ks[j]`,
+/// else `none`. The model and the fast text both select this way, so that a thread's answer is
+/// the same term in both and their equivalence needs no search.
+template <Domain D, class PerK, class T>
+T select_barrier(const D& d, const typename D::W32& id, const std::vector<uint32_t>& ks,
+                 const PerK& per_k, T none) {
+  T v = none;
+  for (std::size_t j = ks.size(); j-- > 0;) v = d.ite(id == d.w32(ks[j]), T(per_k[j]), v);
+  return v;
+}
+
 /// PTX ISA 9.7.13.1 (bar, barrier) and CUDA Programming Guide 10.6 (__syncthreads*). The state
 /// is one phase of the block's barriers. A warp arrives at barrier k once every non-exited thread
 /// of it stands at k; bar.arrive then goes on, bar.sync and bar.red wait until k completes. With
@@ -138,11 +149,9 @@ CtaOutcome<D> eval_cta(const D& d, const Instr& in, const CtaState<D>& s) {
     }
     completes.push_back(fills_phases(d, ref[j], arrivals[j], warps));
   }
-  // Thread t's view of its own barrier: an ite over the barriers it can name.
+  // Thread t's view of its own barrier: a choice among the barriers it can name.
   auto of_mine = [&](std::size_t t, const auto& per_k, auto none) {
-    auto v = none;
-    for (std::size_t j = ks.size(); j-- > 0;) v = d.ite(id[t] == d.w32(ks[j]), per_k[j], v);
-    return v;
+    return select_barrier(d, id[t], ks, per_k, none);
   };
 
   CtaOutcome<D> out{{}, {}, {}, d.lit(false)};

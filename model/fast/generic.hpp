@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "model/fast/warp_words.hpp"
-#include "spec/redux.hpp"
 #include "spec/cta.hpp"
+#include "spec/redux.hpp"
 #include "spec/shfl.hpp"
 
 namespace warpspec::fast {
@@ -304,7 +304,8 @@ struct ElectWords {
 /// p holds the executing lanes whose own bit that is.
 template <Domain D, int W>
 ElectWords<D, W> elect_words(const D& d, const LaneWords<D, W>& v) {
-  const auto low = spec::lanes_of<W>([&](unsigned i) { return v.mask[i] & (~v.mask[i] + d.w32(1)); });
+  const auto low =
+      spec::lanes_of<W>([&](unsigned i) { return v.mask[i] & (~v.mask[i] + d.w32(1)); });
   return {spec::lanes_of<W>([&](unsigned i) {
             return d.ite(spec::is_zero(d, low[i]), d.w32(0), d.popcount(low[i] + d.w32(~0u)));
           }),
@@ -451,8 +452,9 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   std::vector<std::vector<W>> at(nk, std::vector<W>(warps, d.w32(0)));
   for (uint32_t j = 0; j < nk; ++j)
     for (std::size_t w = 0; w < warps; ++w)
-      at[j][w] = in.imm_bar ? here[w]
-                            : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
+      at[j][w] = in.imm_bar
+                     ? here[w]
+                     : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
   // Thread t stands at barrier k_of(j): the register path asks thread by thread.
   auto stands_at = [&](std::size_t t, uint32_t j) {
     return s.arrive[t] && !s.exited[t] && (in.imm_bar ? d.lit(true) : s.bar[t] == d.w32(j));
@@ -461,7 +463,7 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
   std::vector<W> ref(nk, d.w32(0)), arrivals(nk, d.w32(0)), popc(nk, d.w32(0));
   std::vector<B> complete(nk, d.lit(false)), all(nk, d.lit(true)), any(nk, d.lit(false)),
-      mixed_red(nk, d.lit(false)), red_at(nk, d.lit(false)), partner_at(nk, d.lit(false));
+      red_at(nk, d.lit(false)), partner_at(nk, d.lit(false));
   // whole[w][j]: every live thread of warp w stands at barrier k_of(j).
   std::vector<std::vector<B>> whole_at(warps);
   for (uint32_t j = 0; j < nk; ++j) {
@@ -482,23 +484,21 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
       if (in.imm_count) {
         ref[j] = d.w32(*in.imm_count);
       } else {
-        for (std::size_t t = n; t-- > 0;)
-          ref[j] = d.ite(stands_at(t, j), s.count[t], ref[j]);
+        for (std::size_t t = n; t-- > 0;) ref[j] = d.ite(stands_at(t, j), s.count[t], ref[j]);
       }
       complete[j] = spec::fills_phases(d, ref[j], arrivals[j], warps);
     } else {
       complete[j] = everyone;
     }
-    mixed_red[j] = d.lit(red) && red_here && partner_here;
     red_at[j] = d.lit(red) && red_here;
     partner_at[j] = partner_here;
   }
-  // With register operands, thread t reads a per-barrier fact through its own barrier number:
-  // one choice among the sixteen, so that each thread's answer is one selection.
+  // With register operands, thread t reads a per-barrier fact through its own barrier number,
+  // as the model does (spec::select_barrier).
+  std::vector<uint32_t> numbers(nk);
+  for (uint32_t j = 0; j < nk; ++j) numbers[j] = j;
   auto of_mine = [&](std::size_t t, const auto& per_j, auto none) {
-    auto v = none;
-    for (uint32_t j = nk; j-- > 0;) v = d.ite(s.bar[t] == d.w32(j), per_j[j], v);
-    return v;
+    return spec::select_barrier(d, s.bar[t], numbers, per_j, none);
   };
 
   CtaLanes<D> out{{}, {}, {}, d.lit(false)};
@@ -506,13 +506,14 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   for (std::size_t w = 0; w < warps; ++w) {
     out.executes.push_back(here[w] & ~partner[w]);
     // Per barrier: the warp's threads there and whether they wait (bar.arrive's do not).
-    const W waiting = in.form == spec::FormId::BarArrive ? partner[w] : (red ? ~W(d.w32(0)) : ~partner[w]);
+    const W waiting =
+        in.form == spec::FormId::BarArrive ? partner[w] : (red ? ~W(d.w32(0)) : ~partner[w]);
     if (in.imm_bar) {
       for (uint32_t j = 0; j < nk; ++j) {
         const W x = at[j][w];
         fires[0][w] = fires[0][w] | d.ite(whole_at[w][j], d.w32(0), x) |
                       d.ite(complete[j], d.w32(0), x & waiting);
-        fires[6][w] = fires[6][w] | d.ite(mixed_red[j], x, d.w32(0));
+        fires[6][w] = fires[6][w] | d.ite(red_at[j] && partner_at[j], x, d.w32(0));
         if (red && in.has_count)
           fires[7][w] = fires[7][w] | d.ite(d.ult(ref[j], arrivals[j]), x & ~partner[w], d.w32(0));
       }
@@ -530,15 +531,16 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
                         (h && d.bit(waiting, b) && !of_mine(t, complete, d.lit(false)));
         fires[0][w] = fires[0][w] | spec::bit_if(d, stuck, b);
         fires[1][w] = fires[1][w] | spec::bit_if(d, h && nowhere, b);
-        fires[6][w] = fires[6][w] | spec::bit_if(d, h && of_mine(t, red_at, d.lit(false)) &&
-                                                        of_mine(t, partner_at, d.lit(false)),
+        fires[6][w] = fires[6][w] | spec::bit_if(d,
+                                                 h && of_mine(t, red_at, d.lit(false)) &&
+                                                     of_mine(t, partner_at, d.lit(false)),
                                                  b);
         if (red && in.has_count)
-          fires[7][w] = fires[7][w] |
-                        spec::bit_if(d, h && !d.bit(partner[w], b) &&
-                                            d.ult(of_mine(t, ref, d.w32(0)),
-                                                  of_mine(t, arrivals, d.w32(0))),
-                                     b);
+          fires[7][w] = fires[7][w] | spec::bit_if(d,
+                                                   h && !d.bit(partner[w], b) &&
+                                                       d.ult(of_mine(t, ref, d.w32(0)),
+                                                             of_mine(t, arrivals, d.w32(0))),
+                                                   b);
       }
     }
     const B split = (here[w] & partner[w]) != d.w32(0) && (here[w] & ~partner[w]) != d.w32(0);
@@ -576,16 +578,16 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     for (const auto& x : fires[c]) out.any_ub = out.any_ub || x != d.w32(0);
     out.ub.push_back({spec::kCtaUb[c], std::move(fires[c])});
   }
+  // Each barrier's value; an executing thread stands at its barrier, so the immediate's value is
+  // the value, and a register's is the one its number selects.
+  std::vector<W> val(nk, d.w32(0));
+  for (uint32_t j = 0; j < nk; ++j) {
+    if (f.mode == spec::Mode::Popc) val[j] = popc[j];
+    if (f.mode == spec::Mode::And) val[j] = d.ite(all[j], d.w32(1), d.w32(0));
+    if (f.mode == spec::Mode::Or) val[j] = d.ite(any[j], d.w32(1), d.w32(0));
+  }
   for (std::size_t t = 0; t < n; ++t) {
     const std::size_t w = t / 32;
-    // An executing thread stands at its barrier, so the immediate's value is the value, and a
-    // register's is the one its number selects.
-    std::vector<W> val(nk, d.w32(0));
-    for (uint32_t j = 0; j < nk; ++j) {
-      if (f.mode == spec::Mode::Popc) val[j] = popc[j];
-      if (f.mode == spec::Mode::And) val[j] = d.ite(all[j], d.w32(1), d.w32(0));
-      if (f.mode == spec::Mode::Or) val[j] = d.ite(any[j], d.w32(1), d.w32(0));
-    }
     const W v = in.imm_bar ? val[0] : of_mine(t, val, d.w32(0));
     out.d.push_back(d.ite(d.bit(out.executes[w], static_cast<unsigned>(t % 32)), v, d.w32(0)));
   }
