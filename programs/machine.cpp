@@ -7,6 +7,7 @@
 
 #include "model/eval.hpp"
 #include "model/render.hpp"
+#include "programs/alu.hpp"
 #include "programs/machine_detail.hpp"
 #include "spec/cta.hpp"
 #include "spec/target.hpp"
@@ -233,189 +234,33 @@ struct Exec {
     return true;
   }
 
-  Val arith(const Instruction& in) {
-    const unsigned w = bits(in.type);
-    const bool s = is_signed(in.type);
-    auto src = [&](std::size_t k, unsigned bw) { return read(in.src[k], bw); };
-    const Val a = src(0, w);
-    const Val b = in.src.size() > 1 ? src(1, w) : Val{};
-    Val r{0, a.undef || b.undef};
-    auto sa = sext(a.v, w), sb = sext(b.v, w);
-    switch (in.op) {
-      case Op::Add:
-        r.v = a.v + b.v;
-        break;
-      case Op::Sub:
-        r.v = a.v - b.v;
-        break;
-      case Op::Mul:
-      case Op::Mad: {
-        // In unsigned 128-bit arithmetic, which wraps: the operands extended as their type
-        // says, and the product's low 128 bits are the same for signed and unsigned.
-        using U128 = unsigned __int128;
-        const U128 x = s ? static_cast<U128>(static_cast<__int128>(sa)) : U128{a.v};
-        const U128 y = s ? static_cast<U128>(static_cast<__int128>(sb)) : U128{b.v};
-        const U128 prod = x * y;
-        if (in.mul == MulMode::Lo) r.v = static_cast<uint64_t>(prod);
-        if (in.mul == MulMode::Hi) r.v = static_cast<uint64_t>(prod >> w);
-        if (in.mul == MulMode::Wide) r.v = static_cast<uint64_t>(prod);
-        if (in.op == Op::Mad) {
-          const Val c = src(2, in.mul == MulMode::Wide ? 2 * w : w);
-          r.v += c.v;
-          r.undef = r.undef || c.undef;
-        }
-        return {r.v & width_mask(in.mul == MulMode::Wide ? 2 * w : w), r.undef};
-      }
-      case Op::Div:
-      case Op::Rem:
-        if (b.v == 0) return {0, true};  // the quotient of a division by zero is not specified
-        if (s) {
-          if (sb == -1)
-            r.v = in.op == Op::Div ? 0 - a.v : 0;  // the quotient of x / -1 wraps
-          else
-            r.v = static_cast<uint64_t>(in.op == Op::Div ? sa / sb : sa % sb);
-        } else {
-          r.v = in.op == Op::Div ? a.v / b.v : a.v % b.v;
-        }
-        break;
-      case Op::Min:
-        r.v = s ? (sa < sb ? a.v : b.v) : std::min(a.v, b.v);
-        break;
-      case Op::Max:
-        r.v = s ? (sa > sb ? a.v : b.v) : std::max(a.v, b.v);
-        break;
-      case Op::Neg:
-        r.v = 0 - a.v;
-        break;
-      case Op::Abs:
-        r.v = sa < 0 ? 0 - a.v : a.v;
-        break;
-      case Op::And:
-        r.v = a.v & b.v;
-        break;
-      case Op::Or:
-        r.v = a.v | b.v;
-        break;
-      case Op::Xor:
-        r.v = a.v ^ b.v;
-        break;
-      case Op::Not:
-        r.v = in.type == Type::Pred ? (a.v == 0) : ~a.v;
-        break;
-      case Op::Bfe: {
-        // PTX bfe: `len` bits of a from `pos`, sign-extended from the field's top bit (or a's)
-        // for the signed types; bits past a's top read that bit, or 0.
-        const Val pos = src(1, 32), len = src(2, 32);
-        const uint64_t p = pos.v & 0xff, n = len.v & 0xff;
-        const bool sbit = s && n != 0 && (a.v >> std::min<uint64_t>(p + n - 1, w - 1) & 1);
-        uint64_t d = 0;
-        for (uint64_t i = 0; i < w; ++i) {
-          const bool bit = i < n && p + i < w ? (a.v >> (p + i) & 1) : sbit;
-          d |= uint64_t{bit} << i;
-        }
-        r = {d, a.undef || pos.undef || len.undef};
-        break;
-      }
-      case Op::Bfi: {
-        // PTX bfi: b with `len` bits from `pos` replaced by a's low bits.
-        const Val pos = src(2, 32), len = src(3, 32);
-        const uint64_t p = pos.v & 0xff, n = len.v & 0xff;
-        uint64_t d = b.v;
-        for (uint64_t i = 0; i < n && p + i < w; ++i)
-          d = (d & ~(uint64_t{1} << (p + i))) | ((a.v >> i & 1) << (p + i));
-        r = {d, a.undef || b.undef || pos.undef || len.undef};
-        break;
-      }
-      case Op::Shl: {
-        const Val n = src(1, 32);
-        r = {n.v >= w ? 0 : a.v << n.v, a.undef || n.undef};
-        break;
-      }
-      case Op::Shr: {
-        const Val n = src(1, 32);
-        const uint64_t k = std::min<uint64_t>(n.v, w);
-        if (s)
-          r.v = static_cast<uint64_t>(k >= w ? (sa < 0 ? -1 : 0) : sa >> k);
-        else
-          r.v = k >= w ? 0 : a.v >> k;
-        r.undef = a.undef || n.undef;
-        break;
-      }
-      default:
-        break;
+  // The value an arithmetic, logic, cvt, setp or selp instruction writes (programs/alu.hpp),
+  // undefined where a source it depends on is, or where it divides by zero.
+  Val compute(const Instruction& in) {
+    std::array<uint64_t, 4> src{};
+    std::array<bool, 4> undef{};
+    for (std::size_t k = 0; k < in.src.size() && k < src.size(); ++k) {
+      const Val v = read(in.src[k], alu::source_bits(in, k));
+      src[k] = v.v;
+      undef[k] = v.undef;
     }
-    r.v &= width_mask(w);
-    return r;
-  }
-
-  bool compare(const Instruction& in, uint64_t a, uint64_t b) const {
-    const unsigned w = bits(in.src_type);
-    const bool s = is_signed(in.src_type);
-    const int64_t sa = sext(a, w), sb = sext(b, w);
-    switch (in.cmp) {
-      case Cmp::Eq:
-        return a == b;
-      case Cmp::Ne:
-        return a != b;
-      case Cmp::Lt:
-        return s ? sa < sb : a < b;
-      case Cmp::Le:
-        return s ? sa <= sb : a <= b;
-      case Cmp::Gt:
-        return s ? sa > sb : a > b;
-      case Cmp::Ge:
-        return s ? sa >= sb : a >= b;
-      case Cmp::Lo:
-        return a < b;
-      case Cmp::Ls:
-        return a <= b;
-      case Cmp::Hi:
-        return a > b;
-      case Cmp::Hs:
-        return a >= b;
-    }
-    return false;
+    if (alu::divides(in) && src[1] == 0) return {0, true};
+    const uint64_t r = alu::value(alu::ConcreteInt{}, in, src);
+    // selp's result is as defined as the operand it selects.
+    if (in.op == Op::Selp) return {r, undef[2] || undef[src[2] != 0 ? 0 : 1]};
+    return {r, undef[0] || undef[1] || undef[2] || undef[3]};
   }
 
   // Runs one instruction that is not a collective. False when the path stopped.
   bool local(const Instruction& in) {
     const unsigned w = bits(in.type);
     switch (in.op) {
-      case Op::Mov:
-        write(in.dst[0], read(in.src[0], w), w);
-        break;
-      case Op::Cvt: {
-        // Extend the source as its type says, cut to the destination type, and extend that
-        // again as the destination type says into the destination register's width.
-        const unsigned sw = bits(in.src_type);
-        Val v = read(in.src[0], sw);
-        if (is_signed(in.src_type)) v.v = static_cast<uint64_t>(sext(v.v, sw));
-        v.v &= width_mask(w);
-        if (is_signed(in.type)) v.v = static_cast<uint64_t>(sext(v.v, w));
-        write(in.dst[0], v, bits(p.regs[in.dst[0].reg].type));
-        break;
-      }
       case Op::Cvta: {
         Val v = read(in.src[0], 64);
         if (in.space == Space::Shared) {
           v.v = in.to_generic ? (kSharedTag << kTagShift) | (v.v & kOffsetMask) : v.v & kOffsetMask;
         }
         write(in.dst[0], v, w);
-        break;
-      }
-      case Op::Setp: {
-        const Val a = read(in.src[0], bits(in.src_type)), b = read(in.src[1], bits(in.src_type));
-        const bool r = compare(in, a.v, b.v);
-        write(in.dst[0], {r, a.undef || b.undef}, 1);
-        if (in.dst.size() > 1) write(in.dst[1], {!r, a.undef || b.undef}, 1);
-        break;
-      }
-      case Op::Selp: {
-        const Val c = read(in.src[2], 1);
-        const Val a = read(in.src[0], w), b = read(in.src[1], w);
-        Val r = c.v ? a : b;
-        r.undef = r.undef || c.undef;
-        write(in.dst[0], r, w);
         break;
       }
       case Op::Ld:
@@ -430,9 +275,14 @@ struct Exec {
         exit_owing(p, m, t);
         return true;
       default: {
-        const Val r = arith(in);
-        write(in.dst[0], r,
-              in.op == Op::Mul || in.op == Op::Mad ? (in.mul == MulMode::Wide ? 2 * w : w) : w);
+        const Val r = compute(in);
+        if (in.op == Op::Setp) {
+          write(in.dst[0], r, 1);
+          if (in.dst.size() > 1) write(in.dst[1], {r.v == 0, r.undef}, 1);
+        } else {
+          write(in.dst[0], r,
+                in.op == Op::Cvt ? bits(p.regs[in.dst[0].reg].type) : alu::result_bits(in));
+        }
         break;
       }
     }
