@@ -12,6 +12,9 @@
 #include "programs/explore.hpp"
 #include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
+#ifdef WARPSPEC_HAVE_CHECKER
+#include "checker/program_inputs.hpp"
+#endif
 
 namespace warpspec::cli {
 namespace {
@@ -20,8 +23,9 @@ struct RunOptions {
   std::string file, entry, target, launch_file;
   unsigned threads = 32;
   bool threads_given = false;
-  std::vector<std::string> params, show;
+  std::vector<std::string> params, show, unknown;
   uint64_t max_states = 200000;
+  unsigned max_classes = 256;
   unsigned activemask_limit = 5;
   uint64_t max_memory_mib = 4096;
   bool json = false, quiet = false, deterministic = false;
@@ -253,6 +257,186 @@ void print_text(const programs::Program& p, const programs::Launch& l,
             << "\n";
 }
 
+#ifdef WARPSPEC_HAVE_CHECKER
+// The parameter an --unknown names: by its name in the PTX or its position from 1.
+unsigned param_or_fail(const programs::Program& p, const std::string& name) {
+  for (unsigned k = 0; k < p.params.size(); ++k)
+    if (p.params[k].name == name || std::to_string(k + 1) == name) return k;
+  std::string names;
+  for (const auto& q : p.params) names += (names.empty() ? "" : ", ") + q.name;
+  throw Failure{kExitUsage, "--unknown " + name + ": the kernel has no parameter of that name or " +
+                                "position (1-" + std::to_string(p.params.size()) + ": " + names +
+                                ")"};
+}
+
+// The unknowns' values in one class's input: "n = 40, in = [1, 2, 3]".
+std::string input_text(const programs::Program& p, const programs::Launch& l,
+                       const std::vector<unsigned>& unknown) {
+  std::string s;
+  for (unsigned k : unknown) {
+    const auto& v = l.params[k];
+    s += (s.empty() ? "" : ", ") + p.params[k].name + " = " +
+         (v.is_buffer ? words_text(v.words, std::vector<uint8_t>(v.words.size(), 0))
+                      : std::to_string(v.value));
+  }
+  return s;
+}
+
+nlohmann::ordered_json input_json(const programs::Program& p, const programs::Launch& l,
+                                  const std::vector<unsigned>& unknown) {
+  auto j = nlohmann::ordered_json::object();
+  for (unsigned k : unknown)
+    j[p.params[k].name] = l.params[k].is_buffer ? nlohmann::ordered_json(l.params[k].words)
+                                                : nlohmann::ordered_json(l.params[k].value);
+  return j;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// What the classes say of one kind of finding: "some" inputs reach it (with the classes that
+// do), "none" do (every input covered), or "unknown".
+struct Question {
+  std::string name;
+  std::function<bool(const programs::Exploration&)> reaches;
+};
+
+int run_inputs(const RunOptions& o, const programs::Program& prog, const programs::Launch& launch,
+               const programs::ExploreOptions& eo) {
+  checker::InputQuery q;
+  for (const auto& name : o.unknown) q.unknown.push_back(param_or_fail(prog, name));
+  std::sort(q.unknown.begin(), q.unknown.end());
+  q.unknown.erase(std::unique(q.unknown.begin(), q.unknown.end()), q.unknown.end());
+  q.explore = eo;
+  q.explore.progress = nullptr;
+  q.max_classes = o.max_classes;
+  if (!o.quiet && !o.json)
+    q.progress = [](std::size_t n) {
+      if (n % 16 == 0) std::cerr << "  ... " << n << " classes of inputs\n";
+    };
+  checker::InputAnswer a;
+  try {
+    a = checker::explore_inputs(prog, launch, q);
+  } catch (const std::invalid_argument& e) {
+    throw Failure{kExitUsage, e.what()};
+  }
+  const std::vector<Question> questions{
+      {"deadlock", [](const auto& x) { return x.any(programs::PathEnd::Kind::Deadlock); }},
+      {"undefined", [](const auto& x) { return x.any_undefined(); }},
+      {"race", [](const auto& x) { return x.any(programs::PathEnd::Kind::Race); }}};
+  auto verdict = [&](const Question& qn) {
+    for (const auto& c : a.classes)
+      if (qn.reaches(c.exploration)) return std::string("some");
+    return std::string(a.complete ? "none" : "unknown");
+  };
+  bool bad = false;
+  for (const auto& qn : questions) bad = bad || verdict(qn) == "some";
+  auto ranges_text = [](const checker::InputGroup& g) {
+    std::string s;
+    for (const auto& [lo, hi] : g.values)
+      s += (s.empty() ? "" : ", ") +
+           (lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi));
+    return s + (g.more ? ", ..." : "");
+  };
+  if (o.json) {
+    auto classes = nlohmann::ordered_json::array();
+    for (const auto& c : a.classes)
+      classes.push_back({{"input", input_json(prog, c.launch, q.unknown)},
+                         {"pins", c.pins},
+                         {"condition", lines_of(c.condition)},
+                         {"run", exploration_json(prog, c.launch, c.exploration, eo.registers)}});
+    auto groups = nlohmann::ordered_json::array();
+    for (const auto& g : a.groups) {
+      nlohmann::ordered_json j{{"ends", g.ends}, {"bad", g.bad}, {"classes", g.classes}};
+      if (!g.values.empty()) {
+        j["values"] = g.values;
+        j["more_values"] = g.more;
+      }
+      groups.push_back(j);
+    }
+    nlohmann::ordered_json j{{"schema", "warpspec.run-inputs/1"},
+                             {"kernel", prog.name},
+                             {"threads", launch.threads},
+                             {"target", spec::to_string(launch.target)},
+                             {"unknowns", a.names},
+                             {"complete", a.complete}};
+    if (!a.complete) j["why_not"] = a.why_not;
+    for (const auto& qn : questions) j[qn.name] = verdict(qn);
+    j["groups"] = groups;
+    j["classes"] = classes;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "kernel " << prog.name << " (" << o.file << "): one block of " << launch.threads
+              << " threads, " << spec::to_string(launch.target) << "\n";
+    std::string names;
+    for (unsigned k : q.unknown)
+      names += (names.empty() ? "" : ", ") + prog.params[k].name +
+               (launch.params[k].is_buffer
+                    ? " (" + std::to_string(launch.params[k].words.size()) + " words)"
+                    : " (" + std::string(programs::type_name(prog.params[k].type)) + ")");
+    std::cout << "unknown: " << names << "; the values given are the first input run\n";
+    std::cout << a.classes.size() << (a.classes.size() == 1 ? " class" : " classes")
+              << " of inputs, each run over every schedule: "
+              << (a.complete ? "every input is in one of them" : "NOT every input: " + a.why_not)
+              << "\n";
+    for (std::size_t gi = 0; gi < a.groups.size(); ++gi) {
+      const auto& g = a.groups[gi];
+      std::string ends;
+      for (const auto& e : g.ends) ends += (ends.empty() ? "" : "; ") + e;
+      std::cout << "  " << gi + 1 << ". " << (ends.empty() ? std::string("no outcome") : ends)
+                << " (" << g.classes.size() << (g.classes.size() == 1 ? " class" : " classes")
+                << ")\n";
+      if (!g.values.empty())
+        std::cout << "     " << prog.params[q.unknown.front()].name << " in " << ranges_text(g)
+                  << (a.complete ? "" : " (among the classes found)") << "\n";
+      const auto& c = a.classes[g.classes.front()];
+      std::cout << "     e.g. " << input_text(prog, c.launch, q.unknown) << "\n";
+      for (const auto& out : c.exploration.outcomes)
+        for (const auto& f : out.findings)
+          std::cout << "       " << f.key << ": " << f.text << "\n";
+      if (!g.values.empty()) continue;
+      // Without ranges, the condition of the example's class.
+      const auto conds = lines_of(c.condition);
+      const std::size_t shown = std::min<std::size_t>(conds.size(), 3);
+      if (conds.empty()) std::cout << "     for every input\n";
+      for (std::size_t k = 0; k < shown; ++k)
+        std::cout << (k ? "           " : "     when ") << conds[k] << "\n";
+      if (shown < conds.size())
+        std::cout << "           ... " << conds.size() - shown
+                  << " more conditions (--json lists them)\n";
+    }
+    for (const auto& qn : questions) {
+      const std::string v = verdict(qn);
+      const std::string what = qn.name == "deadlock"    ? "deadlock"
+                               : qn.name == "undefined" ? "reach undefined behaviour"
+                                                        : "race";
+      std::cout << (qn.name == "deadlock" ? "verdict: " : "         ");
+      if (v == "some") {
+        std::string which;
+        for (std::size_t gi = 0; gi < a.groups.size(); ++gi) {
+          bool reaches = false;
+          for (std::size_t i : a.groups[gi].classes)
+            reaches = reaches || qn.reaches(a.classes[i].exploration);
+          if (reaches) which += (which.empty() ? "" : ", ") + std::to_string(gi + 1);
+        }
+        std::cout << "some inputs " << (qn.name == "race" ? "race" : what) << " (see " << which
+                  << ")\n";
+      } else if (v == "none") {
+        std::cout << "no input can " << what << "\n";
+      } else {
+        std::cout << "no input found that can " << what << " (not every input was covered)\n";
+      }
+    }
+  }
+  if (bad) return kExitUb;
+  return a.complete ? kExitOk : kExitUnknown;
+}
+#endif
+
 // The register a --show name gives ("%r9"), by the name the kernel declares.
 uint32_t register_or_fail(const programs::Program& p, const std::string& name) {
   for (uint32_t r = 0; r < p.regs.size(); ++r)
@@ -302,6 +486,13 @@ int run_program(const RunOptions& o) {
     eo.progress = [](uint64_t n) {
       if (n % 20000 == 0) std::cerr << "  ... " << n << " states\n";
     };
+  if (!o.unknown.empty()) {
+#ifdef WARPSPEC_HAVE_CHECKER
+    return run_inputs(o, prog, launch, eo);
+#else
+    throw Failure{kExitUsage, "--unknown needs the Z3 checker, which this build leaves out"};
+#endif
+  }
   programs::Exploration x;
   try {
     x = programs::explore(prog, launch, eo);
@@ -355,6 +546,14 @@ const bool run_registered = add_command(
                       "schedules) within half of it, depth first beyond, and the walk stops past "
                       "all of it (default 4096)")
            ->check(CLI::Range(uint64_t{16}, uint64_t{1} << 20));
+       sub.add_option("--unknown,-u", o->unknown,
+                      "a parameter (its PTX name, or its position from 1) whose value is unknown: "
+                      "every input is covered, class by class (a buffer: each of its words; its "
+                      "size stays as given). The values given are the first input run")
+           ->delimiter(',');
+       sub.add_option("--max-classes", o->max_classes,
+                      "with --unknown: stop after this many classes of inputs (default 256)")
+           ->check(CLI::Range(1u, 1000000u));
        sub.add_flag("--deterministic", o->deterministic,
                     "exit 1 when the schedules complete with different memory or registers");
        sub.add_flag("--json", o->json, "print the exploration as JSON (schema warpspec.run/1)");

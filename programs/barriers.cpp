@@ -230,6 +230,7 @@ void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
     const auto& c = *p.code[th.pc].collective;
     if (c.d) {
       th.regs[*c.d] = r.outcome.d[a.thread];
+      forget_term(th, *c.d);
       th.undef[*c.d] = 0;
     }
     th.status = Status::Runs;

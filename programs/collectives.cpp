@@ -138,6 +138,8 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
   instr.imm_c.reset();
   model::Warp w = model::make_warp();
   uint32_t undef_inputs = 0;  // lanes whose source operand is an undefined value
+  std::array<uint32_t, kWarp> a_terms{}, d_terms{}, p_terms{};
+  bool any_term = false;
   for (unsigned j = 0; j < kWarp; ++j) {
     const unsigned t = base + j;
     w.exec[j] = false;
@@ -160,6 +162,10 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
     if (c.a) {
       w.a[j] = th.regs[*c.a];
       if (th.undef[*c.a]) undef_inputs |= uint32_t{1} << j;
+      if (!th.terms.empty() && th.terms[*c.a]) {
+        a_terms[j] = th.terms[*c.a];
+        any_term = true;
+      }
     }
     const Val b = reg_or(th, c.b, c.parsed.instr.imm_b, 0),
               cc = reg_or(th, c.c, c.parsed.instr.imm_c, 0);
@@ -180,6 +186,7 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
                      group, {lead.loc});
     return;
   }
+  if (any_term) l.terms->collective(instr, w, l.target, a_terms, r, d_terms, p_terms);
   if (!r.ub.empty()) {
     const auto& u = r.ub.front();
     std::vector<unsigned> ts;
@@ -211,10 +218,12 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
     const unsigned j = t - base;
     if (c.d) {
       th.regs[*c.d] = r.d_value(j);
+      if (!th.terms.empty()) th.terms[*c.d] = d_terms[j];
       th.undef[*c.d] = (tainted >> j & 1) || !r.d_defined(j);
     }
     if (c.p) {
       th.regs[*c.p] = r.outcome.p[j] ? 1 : 0;
+      if (!th.terms.empty()) th.terms[*c.p] = p_terms[j];
       th.undef[*c.p] = (tainted >> j & 1) || !r.defined(j);
     }
     th.status = Status::Runs;
@@ -326,6 +335,7 @@ void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
       const auto& col = *p.code[th.pc].collective;
       if (col.d) {
         th.regs[*col.d] = together;
+        forget_term(th, *col.d);
         th.undef[*col.d] = 0;
       }
       th.status = Status::Runs;

@@ -112,6 +112,8 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
     m.steps += ts.size();
     return true;
   }
+  if (in.op == Op::Collective)
+    for (unsigned t : threads_of(w, *on)) pin_collective_operands(p, l, m, t);
   if (in.op == Op::Collective && is_block_barrier(in)) {
     if (*on == 0) {
       e.pc++;
@@ -124,6 +126,7 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
       auto& th = m.threads[t];
       if (in.collective->d) {
         th.regs[*in.collective->d] = *on;
+        forget_term(th, *in.collective->d);
         th.undef[*in.collective->d] = 0;
       }
     }

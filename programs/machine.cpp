@@ -75,8 +75,11 @@ struct Exec {
     Val v;
     switch (o.kind) {
       case Operand::Kind::Reg:
-        v = {th.regs[o.reg], th.undef[o.reg] != 0};
-        if (o.negate) v.v = v.v == 0;
+        v = {th.regs[o.reg], th.undef[o.reg] != 0, th.terms.empty() ? 0 : th.terms[o.reg]};
+        if (o.negate) {
+          v.v = v.v == 0;
+          if (v.term) v.term = l.terms->is_zero(v.term);
+        }
         break;
       case Operand::Kind::Imm:
         v = {o.imm};
@@ -91,6 +94,7 @@ struct Exec {
         break;
     }
     v.v &= width_mask(bits);
+    if (v.term && bits < 64) v.term = l.terms->cut(v.term, bits);
     return v;
   }
 
@@ -98,6 +102,13 @@ struct Exec {
     if (o.kind != Operand::Kind::Reg) return;
     th.regs[o.reg] = v.v & width_mask(bits);
     th.undef[o.reg] = v.undef;
+    if (!th.terms.empty())
+      th.terms[o.reg] = v.term && bits < 64 ? l.terms->cut(v.term, bits) : v.term;
+  }
+
+  // The walk relies on `v` having the value it has (terms.hpp).
+  void pin(const Val& v) const {
+    if (v.term) l.terms->pin(v.term, v.v);
   }
 
   // The buffer and byte offset an address names; nullopt (and the path stopped) outside them.
@@ -131,12 +142,41 @@ struct Exec {
     return std::pair{buf, static_cast<std::size_t>(off)};
   }
 
+  // An access at `base` (a term) went outside every buffer or was misaligned: what the walk
+  // relied on is only that, not the address itself. Per buffer the bases where an access of
+  // `bytes` fits, as a range of generic (or shared) addresses.
+  void pin_bad_address(const Instruction& in, const Val& base, unsigned bytes) {
+    std::vector<std::pair<uint64_t, uint64_t>> fits;
+    auto add = [&](uint64_t start, std::size_t size) {
+      if (size >= bytes) fits.push_back({start - in.offset, start - in.offset + size - bytes + 1});
+    };
+    if (in.space == Space::Shared) {
+      add(0, m.buffers[0].bytes.size());
+    } else {
+      if (in.space == Space::Generic) add(kSharedTag << kTagShift, m.buffers[0].bytes.size());
+      for (uint64_t k = 1; k < m.buffers.size(); ++k)
+        add(k << kTagShift, m.buffers[k].bytes.size());
+    }
+    for (const auto& [lo, hi] : fits)
+      if (base.v - lo < hi - lo) {
+        // Inside a buffer, so misaligned.
+        l.terms->pin_range(base.term, lo, hi, true);
+        l.terms->pin_aligned(base.term, static_cast<uint64_t>(in.offset), bytes, false);
+        return;
+      }
+    for (const auto& [lo, hi] : fits) l.terms->pin_range(base.term, lo, hi, false);
+  }
+
   // Byte `addr` of the parameter space, where a parameter lies.
-  std::optional<uint8_t> param_byte(uint64_t addr) const {
+  // Its term goes to `term`.
+  std::optional<uint8_t> param_byte(uint64_t addr, uint32_t* term) const {
     for (std::size_t k = 0; k < p.params.size(); ++k) {
       const uint64_t at = p.params[k].offset, size = bits(p.params[k].type) / 8;
-      if (addr >= at && addr < at + size)
+      if (addr >= at && addr < at + size) {
+        if (!m.param_terms.empty() && m.param_terms[k])
+          *term = l.terms->byte(m.param_terms[k], static_cast<unsigned>(addr - at));
         return static_cast<uint8_t>(m.params[k] >> (8 * (addr - at)));
+      }
     }
     return std::nullopt;
   }
@@ -188,8 +228,10 @@ struct Exec {
       // The parameter space: read-only, laid out by Program::params.
       const uint64_t addr = p.params[in.addr.symbol].offset + static_cast<uint64_t>(in.offset);
       Val v;
+      std::array<uint32_t, 8> terms{};
+      std::array<uint8_t, 8> values{};
       for (unsigned k = 0; k < bytes; ++k) {
-        const auto b = param_byte(addr + k);
+        const auto b = param_byte(addr + k, &terms[k]);
         if (!b || addr % bytes != 0) {
           stop(ProgramClause::BadAddress,
                "ld.param of " + std::to_string(bytes) + " bytes at offset " + std::to_string(addr) +
@@ -197,8 +239,11 @@ struct Exec {
           return false;
         }
         v.v |= uint64_t{*b} << (8 * k);
+        values[k] = *b;
       }
       if (is_signed(in.type)) v.v = static_cast<uint64_t>(sext(v.v, 8 * bytes));
+      if (std::any_of(terms.begin(), terms.end(), [](uint32_t x) { return x != 0; }))
+        v.term = l.terms->join(terms.data(), values.data(), bytes, is_signed(in.type));
       write(in.dst[0], v, bits(p.regs[in.dst[0].reg].type));
       th.pc++;
       return true;
@@ -210,16 +255,22 @@ struct Exec {
     }
     const uint64_t addr = base.v + static_cast<uint64_t>(in.offset);
     const auto at = locate(in.space, addr, bytes);
-    if (!at) return false;
+    if (!at) {
+      if (base.term) pin_bad_address(in, base, bytes);
+      return false;
+    }
+    pin(base);
     auto& b = m.buffers[at->first];
     const bool is_store = in.op == Op::St;
     for (unsigned k = 0; k < bytes; ++k)
       if (!log_access(b, at->second + k, is_store)) return false;
     if (is_store) {
       const Val v = read(in.src[0], bits(in.type));
+      if (v.term && b.terms.empty()) b.terms.assign(b.bytes.size(), 0);
       for (unsigned k = 0; k < bytes; ++k) {
         b.bytes[at->second + k] = static_cast<uint8_t>(v.v >> (8 * k));
         b.undef[at->second + k] = v.undef;
+        if (!b.terms.empty()) b.terms[at->second + k] = v.term ? l.terms->byte(v.term, k) : 0;
       }
     } else {
       Val v;
@@ -228,6 +279,9 @@ struct Exec {
         v.undef = v.undef || b.undef[at->second + k];
       }
       if (is_signed(in.type)) v.v = static_cast<uint64_t>(sext(v.v, 8 * bytes));
+      const uint32_t* terms = b.terms.empty() ? nullptr : &b.terms[at->second];
+      if (terms && std::any_of(terms, terms + bytes, [](uint32_t x) { return x != 0; }))
+        v.term = l.terms->join(terms, &b.bytes[at->second], bytes, is_signed(in.type));
       write(in.dst[0], v, bits(p.regs[in.dst[0].reg].type));
     }
     th.pc++;
@@ -239,16 +293,23 @@ struct Exec {
   Val compute(const Instruction& in) {
     std::array<uint64_t, 4> src{};
     std::array<bool, 4> undef{};
+    std::array<uint32_t, 4> terms{};
     for (std::size_t k = 0; k < in.src.size() && k < src.size(); ++k) {
       const Val v = read(in.src[k], alu::source_bits(in, k));
       src[k] = v.v;
       undef[k] = v.undef;
+      terms[k] = v.term;
     }
+    if (alu::divides(in) && terms[1]) l.terms->pin_zero(terms[1], src[1] == 0);
     if (alu::divides(in) && src[1] == 0) return {0, true};
-    const uint64_t r = alu::value(alu::ConcreteInt{}, in, src);
-    // selp's result is as defined as the operand it selects.
-    if (in.op == Op::Selp) return {r, undef[2] || undef[src[2] != 0 ? 0 : 1]};
-    return {r, undef[0] || undef[1] || undef[2] || undef[3]};
+    Val r{alu::value(alu::ConcreteInt{}, in, src), undef[0] || undef[1] || undef[2] || undef[3]};
+    if (in.op == Op::Selp) {
+      // selp's result is as defined as the operand it selects: which one that is decides it.
+      r.undef = undef[2] || undef[src[2] != 0 ? 0 : 1];
+      if (undef[0] != undef[1] && terms[2]) l.terms->pin_zero(terms[2], src[2] == 0);
+    }
+    if (terms[0] || terms[1] || terms[2] || terms[3]) r.term = l.terms->value(in, terms, src);
+    return r;
   }
 
   // Runs one instruction that is not a collective. False when the path stopped.
@@ -257,6 +318,8 @@ struct Exec {
     switch (in.op) {
       case Op::Cvta: {
         Val v = read(in.src[0], 64);
+        pin(v);
+        v.term = 0;
         if (in.space == Space::Shared) {
           v.v = in.to_generic ? (kSharedTag << kTagShift) | (v.v & kOffsetMask) : v.v & kOffsetMask;
         }
@@ -278,7 +341,8 @@ struct Exec {
         const Val r = compute(in);
         if (in.op == Op::Setp) {
           write(in.dst[0], r, 1);
-          if (in.dst.size() > 1) write(in.dst[1], {r.v == 0, r.undef}, 1);
+          if (in.dst.size() > 1)
+            write(in.dst[1], {r.v == 0, r.undef, r.term ? l.terms->is_zero(r.term) : 0}, 1);
         } else {
           write(in.dst[0], r,
                 in.op == Op::Cvt ? bits(p.regs[in.dst[0].reg].type) : alu::result_bits(in));
@@ -314,6 +378,7 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
         x.stop(ProgramClause::UndefinedControl, "a guard predicate is an undefined value");
         break;
       }
+      x.pin(g);
       if (in.op == Op::Bra) th.path = th.path * 1000003u + (g.v ? in.target : th.pc) + 1;
       if (g.v == 0) {
         th.pc++;
@@ -323,6 +388,7 @@ bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
     }
     moved = true;
     if (in.op == Op::Collective) {
+      pin_collective_operands(p, l, m, t);
       if (is_block_barrier(in) && in.collective->parsed.instr.has_count && m.stacks.empty())
         th.status = Status::AtBarrier;
       else if (is_block_barrier(in))
@@ -456,7 +522,18 @@ Machine start(const Program& p, const Launch& l) {
     for (std::size_t i = 0; i < params[k].words.size(); ++i)
       for (unsigned j = 0; j < 4; ++j)
         b.bytes[4 * i + j] = static_cast<uint8_t>(params[k].words[i] >> (8 * j));
+    if (l.terms)
+      for (std::size_t i = 0; i < params[k].words.size(); ++i)
+        if (const uint32_t word = l.terms->input(static_cast<unsigned>(k), i)) {
+          if (b.terms.empty()) b.terms.assign(b.bytes.size(), 0);
+          for (unsigned j = 0; j < 4; ++j) b.terms[4 * i + j] = l.terms->byte(word, j);
+        }
     m.buffers.push_back(std::move(b));
+  }
+  if (l.terms) {
+    m.param_terms.assign(params.size(), 0);
+    for (std::size_t k = 0; k < params.size(); ++k)
+      if (!params[k].is_buffer) m.param_terms[k] = l.terms->input(static_cast<unsigned>(k), 0);
   }
   if (spec::is_pre_volta(l.target)) start_lockstep(p, l, m);
   m.threads.resize(l.threads);
@@ -466,6 +543,7 @@ Machine start(const Program& p, const Launch& l) {
     th.undef.assign(p.regs.size(), 1);  // registers start undefined
     th.clock.assign(l.threads, 0);
     th.clock[t] = 1;
+    if (l.terms) th.terms.assign(p.regs.size(), 0);
   }
   return m;
 }
@@ -482,7 +560,19 @@ std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, u
     x.stop(ProgramClause::UndefinedControl, "a guard predicate is an undefined value");
     return std::nullopt;
   }
+  x.pin(g);
   return g.v != 0;
+}
+
+void pin_collective_operands(const Program& p, const Launch& l, Machine& m, unsigned t) {
+  const auto& th = m.threads[t];
+  if (th.terms.empty()) return;
+  const auto& in = p.code[th.pc];
+  const auto& c = *in.collective;
+  // A warp collective's source operand is read through the terms (Terms::collective).
+  const auto a = is_block_barrier(in) ? c.a : std::nullopt;
+  for (const auto& reg : {c.mask, a, c.b, c.c, c.bar, c.count})
+    if (reg && th.terms[*reg]) l.terms->pin(th.terms[*reg], th.regs[*reg]);
 }
 
 bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t) {
@@ -580,7 +670,7 @@ struct Hasher {
 
 bool same_thread(const Thread& a, const Thread& b) {
   return a.pc == b.pc && a.status == b.status && a.regs == b.regs && a.undef == b.undef &&
-         a.clock == b.clock && a.path == b.path && a.owes == b.owes;
+         a.clock == b.clock && a.path == b.path && a.owes == b.owes && a.terms == b.terms;
 }
 
 }  // namespace
@@ -594,10 +684,13 @@ uint64_t digest(const Machine& m) {
     h.add_all(th.regs);
     h.add_all(th.undef);
     h.add_all(th.clock);
+    h.add_all(th.terms);
   }
+  h.add_all(m.param_terms);
   for (const auto& b : m.buffers) {
     h.add_all(b.bytes);
     h.add_all(b.undef);
+    h.add_all(b.terms);
     for (const auto& log : b.log) {
       h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
       if (log.write) h.add(uint64_t{log.write->pc} << 1 | log.write->strong);
@@ -633,7 +726,8 @@ bool same_state(const Machine& a, const Machine& b) {
   const bool same_stop = a.stop.has_value() == b.stop.has_value() &&
                          (!a.stop || (a.stop->key == b.stop->key && a.stop->text == b.stop->text));
   return same_stop && a.buffers == b.buffers && a.phase == b.phase && a.params == b.params &&
-         a.stacks == b.stacks && a.one_order == b.one_order && a.strong_order == b.strong_order;
+         a.param_terms == b.param_terms && a.stacks == b.stacks && a.one_order == b.one_order &&
+         a.strong_order == b.strong_order;
 }
 
 }  // namespace warpspec::programs

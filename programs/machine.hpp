@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "programs/program.hpp"
+#include "programs/terms.hpp"
 #include "spec/target.hpp"
 
 namespace warpspec::programs {
@@ -35,6 +36,9 @@ struct Launch {
   unsigned threads = 32;  ///< block size, 1 to 1024
   spec::Target target = spec::kDefaultTarget;
   std::vector<ParamValue> params;  ///< one per Program::params, in order
+  /// When set, the parameters it names as unknown (Terms::input) are tracked through terms, and
+  /// every decision a walk takes on them is pinned there (terms.hpp).
+  std::shared_ptr<Terms> terms;
 };
 
 /// The program-level clauses: what the per-instruction model cannot see on its own.
@@ -99,6 +103,8 @@ struct Thread {
   /// warp collective: the warp was split at that barrier, and this thread must come to the same
   /// instruction before it exits or arrives at another barrier. kOwesNothing when none.
   uint32_t owes = kOwesNothing;
+  /// Per register, its term over the unknown inputs (terms.hpp); empty when there are none.
+  std::vector<uint32_t> terms;
 };
 
 /// Per byte of memory: the last write and the reads since it, as (thread, clock) epochs.
@@ -118,6 +124,8 @@ struct AccessLog {
 struct Buffer {
   std::vector<uint8_t> bytes, undef;
   std::vector<AccessLog> log;
+  /// Per byte, its term over the unknown inputs (terms.hpp); empty while every byte is known.
+  std::vector<uint32_t> terms;
   bool operator==(const Buffer&) const = default;
 };
 
@@ -151,7 +159,8 @@ struct PathEntry {
 
 /// The state of the block.
 struct Machine {
-  std::vector<uint64_t> params;  ///< the parameter space: scalars, and buffers' addresses
+  std::vector<uint64_t> params;       ///< the parameter space: scalars, and buffers' addresses
+  std::vector<uint32_t> param_terms;  ///< per parameter, its term (terms.hpp); empty: none
   std::vector<Thread> threads;
   std::vector<Buffer> buffers;  ///< [0] the shared window, then one per buffer parameter
   /// Per barrier number: the threads counted in its open phase, in arrival order.

@@ -21,7 +21,13 @@ inline constexpr uint64_t kOffsetMask = (uint64_t{1} << kTagShift) - 1;
 struct Val {
   uint64_t v = 0;
   bool undef = false;
+  uint32_t term = 0;  ///< how v follows from the unknown inputs (terms.hpp); 0: it does not
 };
+
+/// Register `reg` of `th` now holds a value that follows from no unknown input.
+inline void forget_term(Thread& th, uint32_t reg) {
+  if (!th.terms.empty()) th.terms[reg] = 0;
+}
 
 inline const spec::FormInfo& form_of(const Instruction& in) {
   return spec::form_info(in.collective->parsed.instr.form);
@@ -103,6 +109,9 @@ inline void join_clocks(Machine& m, const std::vector<unsigned>& from,
 /// Whether the guard of thread t's next instruction holds (true without one); nullopt, with the
 /// path stopped, when the guard is an undefined value.
 std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, unsigned t);
+/// Thread t stands at a collective it executes (its guard holds): every register operand it
+/// passes decides what the collective does, so each one's term is pinned (terms.hpp).
+void pin_collective_operands(const Program& p, const Launch& l, Machine& m, unsigned t);
 /// Runs thread t's next instruction, which is not a collective, its guard already true. False
 /// when the path stopped.
 bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t);

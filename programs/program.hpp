@@ -182,7 +182,7 @@ struct Program {
   std::vector<SharedVar> shared;
   uint32_t shared_bytes = 0;  ///< the whole shared window
   std::vector<Instruction> code;
-  SourceLoc loc;  ///< where the `.entry` is
+  SourceLoc loc;                          ///< where the `.entry` is
   std::map<uint32_t, std::string> files;  ///< the `.file` table: number to path
 };
 

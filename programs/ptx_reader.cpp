@@ -605,7 +605,7 @@ void EntryReader::read_directive() {
     return;
   }
   if (d.text == ".loc") return read_loc(d);
-  if (d.text == ".param")                       // in a body, .param only passes a call's arguments
+  if (d.text == ".param")  // in a body, .param only passes a call's arguments
     fail(d.loc, "function calls are not supported (.param declares a call's argument)");
   if (d.text == ".local" || d.text == ".global" || d.text == ".const")
     fail(d.loc, std::string(d.text) + " declarations are not supported");
