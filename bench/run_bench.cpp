@@ -3,6 +3,8 @@
 //
 //   run/divergent_256     8 divergent branches and 12 warp collectives a thread: explorations/s
 //   run/straight_line     nothing to explore, a loop of integer arithmetic: thread-steps/s
+//   run/unknown_branches  32 threads, 4 branches on two unknown scalars: every input covered,
+//                         class by class (`warpspec run --unknown`), where the Z3 checker is built
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -11,6 +13,9 @@
 
 #include "programs/explore.hpp"
 #include "programs/ptx_reader.hpp"
+#ifdef WARPSPEC_BENCH_INPUTS
+#include "checker/program_inputs.hpp"
+#endif
 
 namespace warpspec::bench {
 namespace {
@@ -63,6 +68,25 @@ void straight_line(benchmark::State& st) {
   explore_or_fail(st, kernel("straight_line"), l);
 }
 BENCHMARK(straight_line)->Name("run/straight_line")->Unit(benchmark::kMillisecond);
+
+#ifdef WARPSPEC_BENCH_INPUTS
+void unknown_branches(benchmark::State& st) {
+  const auto p = kernel("unknown_branches");
+  programs::Launch l;
+  l.threads = 32;
+  l.params = {words(32, 3), words(32, 0), scalar(32), scalar(0)};
+  checker::InputQuery q;
+  q.unknown = {2, 3};
+  std::size_t classes = 0;
+  for (auto _ : st) {
+    const auto a = checker::explore_inputs(p, l, q);
+    if (!a.complete) st.SkipWithError("not every input covered");
+    classes = a.classes.size();
+  }
+  st.counters["classes"] = static_cast<double>(classes);
+}
+BENCHMARK(unknown_branches)->Name("run/unknown_branches")->Unit(benchmark::kMillisecond);
+#endif
 
 }  // namespace
 }  // namespace warpspec::bench

@@ -6,7 +6,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "checker/solver.hpp"
 #include "checker/symbolic_state.hpp"
@@ -76,23 +78,49 @@ class Z3Terms final : public programs::Terms {
   }
   uint32_t value(const programs::Instruction& in, const std::array<uint32_t, 4>& terms,
                  const std::array<uint64_t, 4>& values) override {
+    // A term that has grown past kMaxCost (a loop that carries an unknown through many
+    // iterations) is not built: its sources are pinned to their values instead, which keeps the
+    // class exact, only smaller.
+    Key key{1, reinterpret_cast<uintptr_t>(&in)};
+    for (std::size_t k = 0; k < terms.size(); ++k) key.push_back(terms[k] ? terms[k] : ~values[k]);
+    if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
+    uint64_t cost = 1;
+    for (uint32_t t : terms) cost += t ? cost_[t] : 0;
+    if (cost > kMaxCost) {
+      for (std::size_t k = 0; k < terms.size(); ++k)
+        if (terms[k]) pin(terms[k], values[k]);
+      return 0;
+    }
     std::array<z3::expr, 4> src{word(terms[0], values[0]), word(terms[1], values[1]),
                                 word(terms[2], values[2]), word(terms[3], values[3])};
-    return intern(programs::alu::value(d_, in, src));
+    return memo_[key] = intern(programs::alu::value(d_, in, src), cost);
   }
   uint32_t cut(uint32_t term, unsigned bits) override {
-    return intern(programs::alu::trunc(d_, table_[term], bits));
+    return memo(Key{2, term, bits}, [&] {
+      return intern(programs::alu::trunc(d_, table_[term], bits), cost_[term] + 1);
+    });
   }
   uint32_t is_zero(uint32_t term) override {
-    return intern(z3::ite(table_[term] == d_.k(0), d_.k(1), d_.k(0)));
+    return memo(Key{3, term}, [&] {
+      return intern(z3::ite(table_[term] == d_.k(0), d_.k(1), d_.k(0)), cost_[term] + 1);
+    });
   }
   uint32_t byte(uint32_t term, unsigned k) override {
-    return intern(z3::lshr(table_[term], d_.k(8 * k)) & d_.k(0xff));
+    return memo(Key{4, term, k}, [&] {
+      return intern(z3::lshr(table_[term], d_.k(8 * k)) & d_.k(0xff), cost_[term] + 1);
+    });
   }
   uint32_t join(const uint32_t* terms, const uint8_t* values, unsigned n, bool is_signed) override {
+    Key key{5, is_signed};
+    for (unsigned k = 0; k < n; ++k) key.push_back(terms[k] ? terms[k] : ~uint64_t{values[k]});
+    if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
     z3::expr w = d_.k(0);
-    for (unsigned k = 0; k < n; ++k) w = w | z3::shl(word(terms[k], values[k]), d_.k(8 * k));
-    return intern(is_signed ? programs::alu::sext(d_, w, 8 * n) : w);
+    uint64_t cost = 1;
+    for (unsigned k = 0; k < n; ++k) {
+      w = w | z3::shl(word(terms[k], values[k]), d_.k(8 * k));
+      cost = std::max(cost, cost_[terms[k]] + 1);  // the bytes of one word share their tree
+    }
+    return memo_[key] = intern(is_signed ? programs::alu::sext(d_, w, 8 * n) : w, cost);
   }
   void pin(uint32_t term, uint64_t value) override { add_pin(table_[term] == d_.k(value)); }
   void pin_zero(uint32_t term, bool zero) override {
@@ -144,16 +172,39 @@ class Z3Terms final : public programs::Terms {
   const std::map<unsigned, std::vector<z3::expr>>& by_param() const { return vars_; }
 
  private:
+  // Term-building calls and their answers: the walk computes the same values on many paths.
+  // A key's first word names the call; a known source is its value complemented (never a term
+  // number in practice, and never confused with one of the small numbers terms have).
+  using Key = std::vector<uint64_t>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      uint64_t h = 0x9e3779b97f4a7c15ull;
+      for (uint64_t x : k) h = (h ^ x) * 0xbf58476d1ce4e5b9ull, h ^= h >> 31;
+      return static_cast<std::size_t>(h);
+    }
+  };
+  template <class F>
+  uint32_t memo(const Key& key, F&& make) {
+    if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
+    const uint32_t t = make();
+    return memo_[key] = t;
+  }
+
   z3::expr word(uint32_t term, uint64_t value) const { return term ? table_[term] : d_.k(value); }
   // A term's number: a literal after simplification is no term at all (0).
-  uint32_t intern(const z3::expr& e) {
+  // `cost` bounds the size of its tree: the operations that built it.
+  uint32_t intern(const z3::expr& e, uint64_t cost = 1) {
     const z3::expr s = e.simplify();
     if (s.is_numeral()) return 0;
     const unsigned id = Z3_get_ast_id(ctx_, s);
     const auto [at, fresh] = ids_.try_emplace(id, static_cast<uint32_t>(table_.size()));
-    if (fresh) table_.push_back(s);
+    if (fresh) {
+      table_.push_back(s);
+      cost_.push_back(std::min<uint64_t>(cost, kMaxCost + 1));
+    }
     return at->second;
   }
+  static constexpr uint64_t kMaxCost = 256;
   void add_pin(const z3::expr& e) {
     const z3::expr s = e.simplify();
     if (s.is_true()) return;
@@ -163,7 +214,9 @@ class Z3Terms final : public programs::Terms {
   z3::context& ctx_;
   Z3Int d_;
   std::vector<z3::expr> table_;
+  std::vector<uint64_t> cost_{0};  ///< per term, its tree's size as built (kMaxCost + 1: more)
   std::map<unsigned, uint32_t> ids_;
+  std::unordered_map<Key, uint32_t, KeyHash> memo_;
   std::map<unsigned, std::vector<z3::expr>> vars_;
   z3::expr_vector all_{ctx_};
   z3::expr_vector pins_;
@@ -196,6 +249,117 @@ Launch input_from(const z3::model& m, const Z3Terms& terms, Launch seed) {
     }
   }
   return seed;
+}
+
+// `e` as a person reads it: C-like operators, numbers in decimal (hex past 65535), bit slices as
+// x[hi:lo]; what has no short form stays in SMT-LIB. A term is a DAG and its text a tree, which
+// can be exponentially larger: past `budget` nodes the text is given up (nullopt).
+std::optional<std::string> readable(const z3::expr& e, int& budget) {
+  if (--budget < 0) return std::nullopt;
+  if (e.is_numeral()) {
+    uint64_t v = 0;
+    if (!e.is_numeral_u64(v)) return e.to_string();
+    if (v < 65536) return std::to_string(v);
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+  }
+  if (e.is_true()) return "true";
+  if (e.is_false()) return "false";
+  if (e.is_const()) {
+    std::string n = e.decl().name().str();
+    return n;
+  }
+  if (!e.is_app()) return e.to_string();
+  const unsigned n = e.num_args();
+  bool whole = true;
+  auto arg = [&](unsigned i) {
+    auto a = readable(e.arg(i), budget);
+    whole = whole && a;
+    return a.value_or("");
+  };
+  auto infix = [&](const char* op) {
+    std::string out;
+    for (unsigned i = 0; i < n; ++i) {
+      const bool nested = e.arg(i).is_app() && e.arg(i).num_args() > 1 &&
+                          e.arg(i).decl().decl_kind() != Z3_OP_EXTRACT;
+      out += (i ? std::string(" ") + op + " " : "") + (nested ? "(" + arg(i) + ")" : arg(i));
+    }
+    return out;
+  };
+  const std::string text = [&]() -> std::string {
+    switch (e.decl().decl_kind()) {
+      case Z3_OP_EQ:
+        return infix("==");
+      case Z3_OP_NOT:
+        if (e.arg(0).is_app() && e.arg(0).decl().decl_kind() == Z3_OP_EQ) {
+          const auto a = readable(e.arg(0).arg(0), budget), b = readable(e.arg(0).arg(1), budget);
+          whole = whole && a && b;
+          return a.value_or("") + " != " + b.value_or("");
+        }
+        return "!(" + arg(0) + ")";
+      case Z3_OP_AND:
+        return infix("&&");
+      case Z3_OP_OR:
+        return infix("||");
+      case Z3_OP_ULEQ:
+        return infix("<=");
+      case Z3_OP_ULT:
+        return infix("<");
+      case Z3_OP_UGEQ:
+        return infix(">=");
+      case Z3_OP_UGT:
+        return infix(">");
+      case Z3_OP_SLEQ:
+        return infix("<= (signed)");
+      case Z3_OP_SLT:
+        return infix("< (signed)");
+      case Z3_OP_SGEQ:
+        return infix(">= (signed)");
+      case Z3_OP_SGT:
+        return infix("> (signed)");
+      case Z3_OP_BADD:
+        return infix("+");
+      case Z3_OP_BSUB:
+        return infix("-");
+      case Z3_OP_BMUL:
+        return infix("*");
+      case Z3_OP_BAND:
+        return infix("&");
+      case Z3_OP_BOR:
+        return infix("|");
+      case Z3_OP_BXOR:
+        return infix("^");
+      case Z3_OP_BNOT:
+        return "~" + arg(0);
+      case Z3_OP_BNEG:
+        return "-" + arg(0);
+      case Z3_OP_BSHL:
+        return infix("<<");
+      case Z3_OP_BLSHR:
+        return infix(">>");
+      case Z3_OP_BUDIV:
+      case Z3_OP_BUDIV_I:
+        return infix("/");
+      case Z3_OP_BUREM:
+      case Z3_OP_BUREM_I:
+        return infix("%");
+      case Z3_OP_ZERO_EXT:
+        return arg(0);
+      case Z3_OP_SIGN_EXT:
+        return "(signed) " + arg(0);
+      case Z3_OP_EXTRACT:
+        return (e.arg(0).is_const() ? arg(0) : "(" + arg(0) + ")") + "[" + std::to_string(e.hi()) +
+               ":" + std::to_string(e.lo()) + "]";
+      case Z3_OP_ITE:
+        return "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
+      default:
+        whole = false;  // no short form
+        return "";
+    }
+  }();
+  if (!whole) return std::nullopt;
+  return text;
 }
 
 // The ends of a walk: each outcome kind, with the clauses of its findings.
@@ -273,6 +437,21 @@ void value_ranges(z3::context& ctx, const z3::expr& x, const z3::expr& set, unsi
 
 }  // namespace
 
+std::vector<uint64_t> symbolic_values(const programs::Instruction& in,
+                                      const std::vector<std::array<uint64_t, 4>>& sources) {
+  z3::context ctx;
+  const Z3Int d{&ctx};
+  std::vector<uint64_t> out;
+  for (const auto& s : sources) {
+    const std::array<z3::expr, 4> src{d.k(s[0]), d.k(s[1]), d.k(s[2]), d.k(s[3])};
+    const z3::expr r = programs::alu::value(d, in, src).simplify();
+    if (!r.is_numeral())
+      throw std::logic_error("the symbolic arithmetic did not fold: " + r.to_string());
+    out.push_back(r.get_numeral_uint64());
+  }
+  return out;
+}
+
 InputAnswer explore_inputs(const Program& p, const Launch& seed, const InputQuery& q) {
   if (seed.params.size() != p.params.size())
     throw std::invalid_argument("the kernel takes " + std::to_string(p.params.size()) +
@@ -282,9 +461,9 @@ InputAnswer explore_inputs(const Program& p, const Launch& seed, const InputQuer
   auto terms = std::make_shared<Z3Terms>(ctx, p, seed, q.unknown);
   InputAnswer out;
   for (const auto& v : terms->unknowns()) out.names.push_back(v.to_string());
-  // The inputs of no class walked so far.
-  Solver rest = Solver::incremental(ctx);
-  rest.set_limits({q.solver_timeout_ms, 0});
+  // The inputs of no class walked so far: outside each class's pins. Asked afresh each time of
+  // a bit-blasting solver, which answers these in a fraction of the incremental one's time.
+  z3::expr_vector rest(ctx);
   Launch input = seed;
   input.terms.reset();
   std::vector<z3::expr> conditions;
@@ -302,25 +481,33 @@ InputAnswer explore_inputs(const Program& p, const Launch& seed, const InputQuer
     const z3::expr_vector& pins = terms->pins();
     z3::expr cls = pins.empty() ? ctx.bool_val(true) : z3::mk_and(pins);
     // The input walked must keep every pin: else the terms and the run disagree.
-    Solver self(ctx);
-    self.add(assignment(ctx, *terms, input));
-    self.add(!cls);
-    if (!self.check().unsat())
+    const z3::expr_vector values = assignment(ctx, *terms, input);
+    z3::expr_vector from(ctx), to(ctx);
+    for (unsigned i = 0; i < values.size(); ++i) {
+      from.push_back(values[i].arg(0));
+      to.push_back(values[i].arg(1));
+    }
+    if (!cls.substitute(from, to).simplify().is_true())
       throw std::logic_error(
           "the terms of the unknown inputs disagree with the run of the input "
           "they were built on");
     c.pins = pins.size();
-    for (unsigned i = 0; i < pins.size(); ++i) c.condition += pins[i].to_string() + "\n";
+    for (unsigned i = 0; i < pins.size() && i < q.shown_pins; ++i) {
+      c.condition += pins[i].to_string() + "\n";
+      int budget = 400;
+      c.when.push_back(readable(pins[i], budget).value_or("(too long to show: see \"condition\")"));
+    }
     out.classes.push_back(std::move(c));
     if (q.progress) q.progress(out.classes.size());
-    rest.add(!cls);
+    rest.push_back(!cls);
     conditions.push_back(cls);
     if (out.classes.size() >= q.max_classes) {
       out.why_not = "stopped after " + std::to_string(q.max_classes) +
-                    " classes of inputs (--max-classes); others may remain";
+                    (q.max_classes == 1 ? " class" : " classes") +
+                    " of inputs (--max-classes); others may remain";
       break;
     }
-    const Outcome next = rest.check();
+    const Outcome next = solve(ctx, rest, {q.solver_timeout_ms, 0});
     if (next.unsat()) {
       out.complete = walks_complete;
       if (!walks_complete) out.why_not = "some walk stopped at a limit (see its outcomes)";

@@ -6,6 +6,7 @@
 // inputs that take the walk's steps: those inputs reach the same outcomes. Z3 then finds an input
 // outside every class walked so far, and the next walk starts from it, until no input is left
 // (every input is covered) or a limit is reached. Every input shown is one the explorer ran.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -21,6 +22,9 @@ struct InputQuery {
   unsigned max_classes = 256;          ///< walks before giving up
   unsigned solver_timeout_ms = 10000;  ///< per query for the next input
   programs::ExploreOptions explore;    ///< limits of each walk (`enough` is not used)
+  /// Per class, how many of its pins are written out (InputClass::condition and `when`): the
+  /// text of a large term takes long to write.
+  std::size_t shown_pins = SIZE_MAX;
   /// Called after each walk with the number of classes so far.
   std::function<void(std::size_t)> progress;
 };
@@ -29,9 +33,11 @@ struct InputQuery {
 struct InputClass {
   programs::Launch launch;  ///< the input the explorer ran (no terms attached)
   programs::Exploration exploration;
-  /// The pins the walk relied on, each as an SMT-LIB term over the unknowns (one per line), and
-  /// their number. Every input that satisfies them all is in this class.
+  /// The pins the walk relied on, each as an SMT-LIB term over the unknowns (one per line; the
+  /// first InputQuery::shown_pins of them), and their number. Every input that satisfies them all
+  /// is in this class.
   std::string condition;
+  std::vector<std::string> when;  ///< the same pins as a person reads them (C-like)
   std::size_t pins = 0;
 };
 
@@ -62,6 +68,11 @@ struct InputAnswer {
   /// The names of the unknowns, as the conditions use them: `n`, `in[3]`, ...
   std::vector<std::string> names;
 };
+
+/// alu::value read with Z3 on known sources, each result simplified to a literal: the symbolic
+/// reading of the thread-local arithmetic, for tests that it agrees with the concrete one.
+std::vector<uint64_t> symbolic_values(const programs::Instruction& in,
+                                      const std::vector<std::array<uint64_t, 4>>& sources);
 
 /// Explores `p` under `seed` and then under one input of each further class of the unknowns.
 /// Throws std::invalid_argument when the launch does not fit the program or an unknown is out of

@@ -314,6 +314,7 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
   q.explore = eo;
   q.explore.progress = nullptr;
   q.max_classes = o.max_classes;
+  if (!o.json) q.shown_pins = 3;
   if (!o.quiet && !o.json)
     q.progress = [](std::size_t n) {
       if (n % 16 == 0) std::cerr << "  ... " << n << " classes of inputs\n";
@@ -348,6 +349,7 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
       classes.push_back({{"input", input_json(prog, c.launch, q.unknown)},
                          {"pins", c.pins},
                          {"condition", lines_of(c.condition)},
+                         {"when", c.when},
                          {"run", exploration_json(prog, c.launch, c.exploration, eo.registers)}});
     auto groups = nlohmann::ordered_json::array();
     for (const auto& g : a.groups) {
@@ -400,14 +402,13 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
           std::cout << "       " << f.key << ": " << f.text << "\n";
       if (!g.values.empty()) continue;
       // Without ranges, the condition of the example's class.
-      const auto conds = lines_of(c.condition);
+      const auto& conds = c.when;
       const std::size_t shown = std::min<std::size_t>(conds.size(), 3);
-      if (conds.empty()) std::cout << "     for every input\n";
+      if (c.pins == 0) std::cout << "     for every input\n";
       for (std::size_t k = 0; k < shown; ++k)
-        std::cout << (k ? "           " : "     when ") << conds[k] << "\n";
-      if (shown < conds.size())
-        std::cout << "           ... " << conds.size() - shown
-                  << " more conditions (--json lists them)\n";
+        std::cout << (k ? "          " : "     when ") << conds[k] << "\n";
+      if (shown < c.pins)
+        std::cout << "          ... " << c.pins - shown << " more conditions (--json lists them)\n";
     }
     for (const auto& qn : questions) {
       const std::string v = verdict(qn);

@@ -173,7 +173,9 @@ typename D::X value(const D& d, const Instruction& in, const std::array<typename
   const X zero = d.k(0), one = d.k(1);
   const X& a = s[0];
   const X& b = s[1];
-  const X sa = sext(d, a, w), sb = sext(d, b, w);
+  // Sign-extended on demand: most operations never look at them.
+  auto sa = [&] { return sext(d, a, w); };
+  auto sb = [&] { return sext(d, b, w); };
   auto bit01 = [&](const typename D::P& c) { return d.ite(c, one, zero); };
   switch (in.op) {
     case Op::Mov:
@@ -193,7 +195,7 @@ typename D::X value(const D& d, const Instruction& in, const std::array<typename
     case Op::Mad: {
       // The product of the operands extended as their type says: its low 64 bits are the same
       // for signed and unsigned, and hold the whole product below 64 bits.
-      const X x = sg ? sa : a, y = sg ? sb : b;
+      const X x = sg ? sa() : a, y = sg ? sb() : b;
       X r = x * y;
       if (in.mul == MulMode::Hi) r = w >= 64 ? d.mulhi(x, y, sg) : d.lshr(r, d.k(w));
       if (in.op == Op::Mad) r = r + s[2];
@@ -201,18 +203,19 @@ typename D::X value(const D& d, const Instruction& in, const std::array<typename
     }
     case Op::Div:
       return trunc(
-          d, sg ? d.ite(d.eq(sb, d.k(~uint64_t{0})), zero - a, d.sdiv(sa, sb)) : d.udiv(a, b), w);
+          d, sg ? d.ite(d.eq(sb(), d.k(~uint64_t{0})), zero - a, d.sdiv(sa(), sb())) : d.udiv(a, b),
+          w);
     case Op::Rem:
-      return trunc(d, sg ? d.ite(d.eq(sb, d.k(~uint64_t{0})), zero, d.srem(sa, sb)) : d.urem(a, b),
-                   w);
+      return trunc(
+          d, sg ? d.ite(d.eq(sb(), d.k(~uint64_t{0})), zero, d.srem(sa(), sb())) : d.urem(a, b), w);
     case Op::Min:
-      return d.ite(sg ? d.slt(sa, sb) : d.ult(a, b), a, b);
+      return d.ite(sg ? d.slt(sa(), sb()) : d.ult(a, b), a, b);
     case Op::Max:
-      return d.ite(sg ? d.slt(sb, sa) : d.ult(b, a), a, b);
+      return d.ite(sg ? d.slt(sb(), sa()) : d.ult(b, a), a, b);
     case Op::Neg:
       return trunc(d, zero - a, w);
     case Op::Abs:
-      return trunc(d, d.ite(d.slt(sa, zero), zero - a, a), w);
+      return trunc(d, d.ite(d.slt(sa(), zero), zero - a, a), w);
     case Op::And:
       return a & b;
     case Op::Or:
@@ -240,7 +243,7 @@ typename D::X value(const D& d, const Instruction& in, const std::array<typename
     case Op::Shl:
       return trunc(d, d.ite(d.ult(b, d.k(w)), d.shl(a, b), zero), w);
     case Op::Shr:
-      return trunc(d, sg ? d.ashr(sa, d.ite(d.ult(b, d.k(w)), b, d.k(w))) : d.lshr(a, b), w);
+      return trunc(d, sg ? d.ashr(sa(), d.ite(d.ult(b, d.k(w)), b, d.k(w))) : d.lshr(a, b), w);
     default:
       return zero;
   }

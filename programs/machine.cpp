@@ -71,7 +71,7 @@ struct Exec {
     }
   }
 
-  Val read(const Operand& o, unsigned bits) const {
+  [[gnu::always_inline]] Val read(const Operand& o, unsigned bits) const {
     Val v;
     switch (o.kind) {
       case Operand::Kind::Reg:
@@ -98,7 +98,7 @@ struct Exec {
     return v;
   }
 
-  void write(const Operand& o, Val v, unsigned bits) {
+  [[gnu::always_inline]] void write(const Operand& o, Val v, unsigned bits) {
     if (o.kind != Operand::Kind::Reg) return;
     th.regs[o.reg] = v.v & width_mask(bits);
     th.undef[o.reg] = v.undef;
@@ -291,15 +291,16 @@ struct Exec {
   // The value an arithmetic, logic, cvt, setp or selp instruction writes (programs/alu.hpp),
   // undefined where a source it depends on is, or where it divides by zero.
   Val compute(const Instruction& in) {
-    std::array<uint64_t, 4> src{};
-    std::array<bool, 4> undef{};
-    std::array<uint32_t, 4> terms{};
-    for (std::size_t k = 0; k < in.src.size() && k < src.size(); ++k) {
-      const Val v = read(in.src[k], alu::source_bits(in, k));
-      src[k] = v.v;
-      undef[k] = v.undef;
-      terms[k] = v.term;
-    }
+    // Each source read on its own (a zeroed array costs a `rep stos` on this path, the hottest
+    // of the machine).
+    const std::size_t n = in.src.size();
+    auto source = [&](std::size_t k) __attribute__((always_inline)) {
+      return k < n ? read(in.src[k], alu::source_bits(in, k)) : Val{};
+    };
+    const Val v0 = source(0), v1 = source(1), v2 = source(2), v3 = source(3);
+    const std::array<uint64_t, 4> src{v0.v, v1.v, v2.v, v3.v};
+    const std::array<bool, 4> undef{v0.undef, v1.undef, v2.undef, v3.undef};
+    const std::array<uint32_t, 4> terms{v0.term, v1.term, v2.term, v3.term};
     if (alu::divides(in) && terms[1]) l.terms->pin_zero(terms[1], src[1] == 0);
     if (alu::divides(in) && src[1] == 0) return {0, true};
     Val r{alu::value(alu::ConcreteInt{}, in, src), undef[0] || undef[1] || undef[2] || undef[3]};

@@ -2,34 +2,6 @@
 
 namespace warpspec::programs {
 
-unsigned bits(Type t) {
-  switch (t) {
-    case Type::Pred:
-      return 1;
-    case Type::B8:
-    case Type::U8:
-    case Type::S8:
-      return 8;
-    case Type::B16:
-    case Type::U16:
-    case Type::S16:
-      return 16;
-    case Type::B32:
-    case Type::U32:
-    case Type::S32:
-      return 32;
-    case Type::B64:
-    case Type::U64:
-    case Type::S64:
-      return 64;
-  }
-  return 0;
-}
-
-bool is_signed(Type t) {
-  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
-}
-
 std::string_view type_name(Type t) {
   switch (t) {
     case Type::Pred:

@@ -31,9 +31,33 @@ struct SourceLine {
 enum class Type : uint8_t { Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64 };
 
 /// Width in bits of a type (1 for .pred).
-unsigned bits(Type t);
+constexpr unsigned bits(Type t) {
+  switch (t) {
+    case Type::Pred:
+      return 1;
+    case Type::B8:
+    case Type::U8:
+    case Type::S8:
+      return 8;
+    case Type::B16:
+    case Type::U16:
+    case Type::S16:
+      return 16;
+    case Type::B32:
+    case Type::U32:
+    case Type::S32:
+      return 32;
+    case Type::B64:
+    case Type::U64:
+    case Type::S64:
+      return 64;
+  }
+  return 0;
+}
 /// True for the signed integer types.
-bool is_signed(Type t);
+constexpr bool is_signed(Type t) {
+  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
+}
 /// ".u32" and the like.
 std::string_view type_name(Type t);
 

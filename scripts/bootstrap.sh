@@ -102,6 +102,9 @@ slow+='|Hardware\.Every'
 # The corpus walked again depth first: the same step semantics in another order, which the
 # breadth-first corpus tests run under the sanitizers.
 slow+='|[A-Za-z]+/Corpus\.TheDepthFirstWalkFindsTheSameOutcomes/.*'
+# Unknown inputs over the whole kernel corpus and a 129-class search: the terms and the solver
+# are Z3's, and the sanitizers run the smaller input tests.
+slow+='|Inputs\.EveryCorpusKernelWalksTheSameWithAndWithoutTerms|Inputs\.APartialBlockIsExactlyWhereSyncthreadsDiverges'
 # ctest drops a pattern it cannot compile (CMake's allow nine groups) and would then run every
 # test here: refuse that.
 count_tests() { (cd "$asan" && ctest -N "$@" | sed -n 's/^Total Tests: //p'); }
