@@ -161,6 +161,9 @@ class Z3Terms final : public programs::Terms {
     }
   }
 
+  /// Term `term` as an expression, or the byte `value` where the term is 0.
+  z3::expr expr_of(uint32_t term, uint64_t value) const { return word(term, value); }
+
   /// Starts the pins of a new walk.
   void clear_pins() {
     pins_ = z3::expr_vector(ctx_);
@@ -435,6 +438,67 @@ void value_ranges(z3::context& ctx, const z3::expr& x, const z3::expr& set, unsi
   }
 }
 
+// Does every schedule of every input of the class (`cls`) end with the same memory? Each
+// completed outcome's memory, byte by byte as terms, against the first's.
+void ask_schedules(z3::context& ctx, const Program& p, Z3Terms& terms, const z3::expr& cls,
+                   const InputQuery& q, InputClass& c) {
+  using Kind = programs::PathEnd::Kind;
+  const auto& outs = c.exploration.outcomes;
+  if (!c.exploration.complete || outs.empty() ||
+      std::any_of(outs.begin(), outs.end(),
+                  [](const auto& o) { return o.kind != Kind::Completed; }))
+    return;
+  if (outs.size() == 1) {
+    c.schedules = InputClass::Schedules::One;
+    return;
+  }
+  const auto& first = outs.front();
+  // The walk's own input already ends with other memory on some schedule.
+  for (const auto& o : outs)
+    if (o.words != first.words || o.undefined != first.undefined) {
+      c.schedules = InputClass::Schedules::Differs;
+      c.differs_on = c.launch;
+      return;
+    }
+  z3::expr_vector differ(ctx);
+  for (std::size_t k = 1; k < outs.size(); ++k)
+    for (std::size_t par = 0; par < first.words.size(); ++par)
+      for (std::size_t i = 0; i < first.words[par].size() * 4; ++i) {
+        auto byte = [&](const programs::PathEnd& o) {
+          const uint32_t t = o.terms[par].empty() ? 0 : o.terms[par][i];
+          return terms.expr_of(t, (o.words[par][i / 4] >> (8 * (i % 4))) & 0xff);
+        };
+        const z3::expr a = byte(first), b = byte(outs[k]);
+        if (!z3::eq(a, b)) differ.push_back(a != b);
+      }
+  if (differ.empty()) {  // the same terms and values: one memory
+    c.schedules = InputClass::Schedules::Proved;
+    return;
+  }
+  Solver s(ctx, {q.solver_timeout_ms, 0});
+  s.add(cls);
+  s.add(z3::mk_or(differ));
+  const Outcome r = s.check();
+  if (r.unsat()) {
+    c.schedules = InputClass::Schedules::Proved;
+  } else if (r.unknown()) {
+    c.schedules = InputClass::Schedules::Unknown;
+  } else {
+    // Shown only after the input's own walk ends in more than one way.
+    Launch input = input_from(*r.model, terms, c.launch);
+    programs::ExploreOptions o = q.explore;
+    o.enough = nullptr;
+    o.progress = nullptr;
+    const auto x = programs::explore(p, input, o);
+    if (x.complete && x.outcomes.size() > 1) {
+      c.schedules = InputClass::Schedules::Differs;
+      c.differs_on = std::move(input);
+    } else {
+      c.schedules = InputClass::Schedules::Unknown;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<uint64_t> symbolic_values(const programs::Instruction& in,
@@ -492,6 +556,7 @@ InputAnswer explore_inputs(const Program& p, const Launch& seed, const InputQuer
           "the terms of the unknown inputs disagree with the run of the input "
           "they were built on");
     c.pins = pins.size();
+    ask_schedules(ctx, p, *terms, cls, q, c);
     for (unsigned i = 0; i < pins.size() && i < q.shown_pins; ++i) {
       c.condition += pins[i].to_string() + "\n";
       int budget = 400;
@@ -531,6 +596,16 @@ InputAnswer explore_inputs(const Program& p, const Launch& seed, const InputQuer
                x.any(programs::PathEnd::Kind::Race);
     }
     g->classes.push_back(i);
+  }
+  {
+    using S = InputClass::Schedules;
+    bool all = out.complete, differs = false, unknown = false;
+    for (const auto& c : out.classes) {
+      differs = differs || c.schedules == S::Differs;
+      unknown = unknown || c.schedules == S::Unknown;
+      all = all && (c.schedules == S::One || c.schedules == S::Proved);
+    }
+    out.schedules = differs ? S::Differs : all ? S::Proved : unknown ? S::Unknown : S::NotAsked;
   }
   // One scalar unknown: each group's values as ranges.
   if (terms->unknowns().size() == 1 && terms->by_param().begin()->second.size() == 1 &&

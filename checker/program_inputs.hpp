@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,14 @@ struct InputClass {
   std::string condition;
   std::vector<std::string> when;  ///< the same pins as a person reads them (C-like)
   std::size_t pins = 0;
+  /// Whether every schedule of every input of the class ends with the same memory, asked where
+  /// the walk is complete and every outcome completed: One (a single outcome, the same terms),
+  /// Proved (several, which Z3 shows equal for every input of the class), Differs (for
+  /// `differs_on`, whose own walk was run and ends in more than one way), Unknown (Z3 could not
+  /// tell), NotAsked.
+  enum class Schedules : uint8_t { NotAsked, One, Proved, Differs, Unknown };
+  Schedules schedules = Schedules::NotAsked;
+  std::optional<programs::Launch> differs_on;
 };
 
 /// The classes whose walks reach the same kinds of outcome with the same findings.
@@ -65,6 +74,10 @@ struct InputAnswer {
   /// reach is what any input can reach.
   bool complete = false;
   std::string why_not;  ///< when not complete: which limit ended the search
+  /// Every input's schedules end with the same memory: Proved or One for every class of a
+  /// complete answer; Differs where some class does; else Unknown, or NotAsked where some class
+  /// has a finding or a walk that did not finish.
+  InputClass::Schedules schedules = InputClass::Schedules::NotAsked;
   /// The names of the unknowns, as the conditions use them: `n`, `in[3]`, ...
   std::vector<std::string> names;
 };

@@ -298,6 +298,24 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
+// "one", "proved", "differs", "unknown" or "not asked".
+std::string schedules_name(checker::InputClass::Schedules s) {
+  using S = checker::InputClass::Schedules;
+  switch (s) {
+    case S::One:
+      return "one";
+    case S::Proved:
+      return "proved";
+    case S::Differs:
+      return "differs";
+    case S::Unknown:
+      return "unknown";
+    case S::NotAsked:
+      break;
+  }
+  return "not asked";
+}
+
 // What the classes say of one kind of finding: "some" inputs reach it (with the classes that
 // do), "none" do (every input covered), or "unknown".
 struct Question {
@@ -350,6 +368,9 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
                          {"pins", c.pins},
                          {"condition", lines_of(c.condition)},
                          {"when", c.when},
+                         {"schedules", schedules_name(c.schedules)},
+                         {"differs_on", c.differs_on ? input_json(prog, *c.differs_on, q.unknown)
+                                                     : nlohmann::ordered_json(nullptr)},
                          {"run", exploration_json(prog, c.launch, c.exploration, eo.registers)}});
     auto groups = nlohmann::ordered_json::array();
     for (const auto& g : a.groups) {
@@ -368,6 +389,7 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
                              {"complete", a.complete}};
     if (!a.complete) j["why_not"] = a.why_not;
     for (const auto& qn : questions) j[qn.name] = verdict(qn);
+    j["schedules"] = schedules_name(a.schedules);
     j["groups"] = groups;
     j["classes"] = classes;
     std::cout << j.dump(2) << "\n";
@@ -432,8 +454,21 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
         std::cout << "no input found that can " << what << " (not every input was covered)\n";
       }
     }
+    using S = checker::InputClass::Schedules;
+    if (a.schedules == S::Proved)
+      std::cout << "         every schedule of every input ends with the same memory (proved)\n";
+    for (const auto& c : a.classes)
+      if (c.differs_on) {
+        std::cout << "         the memory depends on the schedule, e.g. for "
+                  << input_text(prog, *c.differs_on, q.unknown) << "\n";
+        break;
+      }
+    if (a.schedules == S::Unknown)
+      std::cout << "         whether the memory depends on the schedule is not known\n";
   }
   if (bad) return kExitUb;
+  if (o.deterministic && a.schedules == checker::InputClass::Schedules::Differs)
+    return kExitRefuted;
   return a.complete ? kExitOk : kExitUnknown;
 }
 #endif

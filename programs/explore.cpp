@@ -93,13 +93,17 @@ PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const
     }
     e.words.push_back(std::move(w));
     e.undefined.push_back(std::move(u));
+    // A buffer whose bytes are all known again reads as one that never held a term.
+    const auto& t = par.is_buffer ? m.buffers[buf - 1].terms : std::vector<uint32_t>{};
+    const bool any = std::any_of(t.begin(), t.end(), [](uint32_t x) { return x != 0; });
+    e.terms.push_back(any ? t : std::vector<uint32_t>{});
   }
   return e;
 }
 
 bool same_end(const PathEnd& a, const PathEnd& b) {
   if (a.kind != b.kind || a.words != b.words || a.undefined != b.undefined ||
-      a.registers != b.registers)
+      a.registers != b.registers || a.terms != b.terms)
     return false;
   if (a.findings.size() != b.findings.size()) return false;
   for (std::size_t k = 0; k < a.findings.size(); ++k)

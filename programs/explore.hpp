@@ -54,6 +54,10 @@ struct PathEnd {
   /// whether any of its bytes is undefined.
   std::vector<std::vector<uint32_t>> words;
   std::vector<std::vector<uint8_t>> undefined;
+  /// With unknown inputs (terms.hpp): per parameter, the term of each byte of its buffer (empty
+  /// where no byte has one). Two ends with the same words but other terms are other outcomes:
+  /// some input of the class may tell them apart.
+  std::vector<std::vector<uint32_t>> terms;
   /// Per ExploreOptions::registers entry, each thread's final value (nullopt: undefined).
   std::vector<std::vector<std::optional<uint64_t>>> registers;
   uint64_t paths = 0;                 ///< end states with this outcome
