@@ -601,8 +601,10 @@ const bool run_registered = add_command(
            "without UB, 1 (with --deterministic) the schedules complete differently, 3 some "
            "schedule deadlocks, races or reaches UB, 2 not every schedule was explored and none "
            "went wrong, 64 usage, 65 PTX or launch file outside what is supported, 66 missing "
-           "file.\n"
-           "Example: warpspec run reduce.ptx -n 64 -p words:1,2,3 -p zeros:1 -p 64");
+           "file. With --unknown the same codes speak of every input: 0 no input goes wrong, 3 "
+           "some input does (an input that shows it is printed), 2 not every input was covered.\n"
+           "Example: warpspec run reduce.ptx -n 64 -p words:1,2,3 -p zeros:1 -p 64\n"
+           "         warpspec run reduce.ptx -n 64 -p words:1,2,3 -p zeros:1 -p 64 --unknown 3");
        return [o] { return run_program(*o); };
      }});
 
