@@ -104,7 +104,7 @@ slow+='|Hardware\.Every'
 slow+='|[A-Za-z]+/Corpus\.TheDepthFirstWalkFindsTheSameOutcomes/.*'
 # Unknown inputs over the whole kernel corpus and a 129-class search: the terms and the solver
 # are Z3's, and the sanitizers run the smaller input tests.
-slow+='|Inputs\.EveryCorpusKernelWalksTheSameWithAndWithoutTerms|Inputs\.APartialBlockIsExactlyWhereSyncthreadsDiverges'
+slow+='|Inputs\.(EveryCorpusKernelWalksTheSameWithAndWithoutTerms|APartialBlockIsExactlyWhereSyncthreadsDiverges|TheReductionLosesNoOutcomeForAnyInput)'
 # ctest drops a pattern it cannot compile (CMake's allow nine groups) and would then run every
 # test here: refuse that.
 count_tests() { (cd "$asan" && ctest -N "$@" | sed -n 's/^Total Tests: //p'); }

@@ -3,6 +3,7 @@
 // ran, and what a class reports is what its input does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -241,6 +242,52 @@ TEST(Inputs, MemoryThatDependsOnTheScheduleIsShownWithAnInput) {
   const auto x = explore(p, *shown->differs_on);
   EXPECT_TRUE(x.complete);
   EXPECT_GT(x.outcomes.size(), 1u);
+}
+
+// The explorer's reduction (only the first warp's choices, a lone ready group at once) against
+// every choice of every warp, for every input: the two searches cover every input and group it
+// the same way, with the same ends and, for the one scalar, the same values.
+TEST(Inputs, TheReductionLosesNoOutcomeForAnyInput) {
+  struct Case {
+    std::string name;
+    Launch launch;
+    std::vector<unsigned> unknown;
+  };
+  std::vector<Case> cases;
+  {
+    Launch l;
+    l.threads = 8;
+    l.params = {words(iota(8)), words(std::vector<uint32_t>(8, 0)), scalar(8)};
+    cases.push_back({"syncthreads_nonuniform", l, {2}});
+  }
+  {
+    Launch l;
+    l.threads = 4;
+    l.params = {words({1, 2, 3, 4}), words({0, 0, 0, 0})};
+    cases.push_back({"activemask_after_branch", l, {0}});
+  }
+  for (const auto& c : cases) {
+    const Program p = example(c.name);
+    std::vector<std::vector<
+        std::pair<std::vector<std::string>, std::vector<std::pair<uint64_t, uint64_t>>>>>
+        answers;
+    std::vector<checker::InputClass::Schedules> schedules;
+    for (bool reduce : {true, false}) {
+      checker::InputQuery q;
+      q.unknown = c.unknown;
+      q.explore.reduce = reduce;
+      const auto a = checker::explore_inputs(p, c.launch, q);
+      ASSERT_TRUE(a.complete) << c.name << ": " << a.why_not;
+      std::vector<std::pair<std::vector<std::string>, std::vector<std::pair<uint64_t, uint64_t>>>>
+          groups;
+      for (const auto& g : a.groups) groups.push_back({g.ends, g.values});
+      std::sort(groups.begin(), groups.end());
+      answers.push_back(groups);
+      schedules.push_back(a.schedules);
+    }
+    EXPECT_EQ(answers[0], answers[1]) << c.name;
+    EXPECT_EQ(schedules[0], schedules[1]) << c.name;
+  }
 }
 
 // Lanes holding one key call __syncwarp() with the whole warp named; the others go past it to a
