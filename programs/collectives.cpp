@@ -186,6 +186,13 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
                      group, {lead.loc});
     return;
   }
+  // Which results an undefined source reaches (below) is worked out from the other sources'
+  // values: where some of those have terms, they are pinned, and the results have none.
+  if (any_term && undef_inputs != 0) {
+    for (unsigned j = 0; j < kWarp; ++j)
+      if (a_terms[j]) l.terms->pin(a_terms[j], w.a[j]);
+    any_term = false;
+  }
   if (any_term) l.terms->collective(instr, w, l.target, a_terms, r, d_terms, p_terms);
   if (!r.ub.empty()) {
     const auto& u = r.ub.front();
