@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "checker/program_inputs.hpp"
 #include "programs/alu.hpp"
@@ -200,6 +203,41 @@ TEST(Inputs, APartialBlockIsExactlyWhereSyncthreadsDiverges) {
     ASSERT_FALSE(holder->more);
     EXPECT_EQ(ends, holder->ends) << "n = " << n;
   }
+}
+
+// The same kernel on the GPU (examples/programs/every_n.json, recorded on an H200 with
+// capture/run_kernels.sh, three launches per n): an n of each group, the three values past 2^30
+// where the 32-bit index wraps back into the array among them. Every n the search puts in a
+// completed class completed there with the memory the walk predicts; the others' behaviour is
+// undefined and only recorded (docs/programs.md: a read outside every buffer trapped).
+TEST(Inputs, TheGpuEndsTheCompletedClassesAsPredicted) {
+  using testing_support::manifest_kernels;
+  const Program p = example("syncthreads_nonuniform");
+  std::map<std::string, nlohmann::json> launches;
+  for (const auto& k :
+       manifest_kernels(std::string(WARPSPEC_SOURCE_DIR) + "/examples/programs/every_n.json"))
+    launches[k["name"].get<std::string>()] = k;
+  std::istringstream runs(slurp(std::string(WARPSPEC_TEST_DATA) +
+                                "/programs/inputs/syncthreads_nonuniform_every_n.h200.jsonl"));
+  unsigned completed = 0, trapped = 0;
+  for (std::string line; std::getline(runs, line);) {
+    const auto run = nlohmann::json::parse(line);
+    const auto& k = launches.at(run["kernel"].get<std::string>());
+    const Launch l = testing_support::kernel_launch(k);
+    const auto x = explore(p, l);
+    ASSERT_TRUE(x.complete);
+    if (x.outcomes.size() == 1 && x.outcomes[0].kind == PathEnd::Kind::Completed) {
+      ASSERT_EQ(run["status"], "completed") << line;
+      EXPECT_EQ(run["buffers"][1].get<std::vector<uint32_t>>(), x.outcomes[0].words[1])
+          << k["name"];
+      ++completed;
+    } else {
+      EXPECT_TRUE(x.any_undefined()) << k["name"];
+      trapped += run["status"] == "error";
+    }
+  }
+  EXPECT_EQ(completed, 15u);  // five values of n, three launches each
+  EXPECT_EQ(trapped, 6u);     // n = 65 and 2^30 + 65: outside `s`
 }
 
 // A warp reduction decides nothing on the data: one class holds every input.
