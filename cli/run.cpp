@@ -592,7 +592,9 @@ const bool run_registered = add_command(
            ->check(CLI::Range(1u, 1000000u));
        sub.add_flag("--deterministic", o->deterministic,
                     "exit 1 when the schedules complete with different memory or registers");
-       sub.add_flag("--json", o->json, "print the exploration as JSON (schema warpspec.run/1; with --unknown, warpspec.run-inputs/1)");
+       sub.add_flag("--json", o->json,
+                    "print the exploration as JSON (schema warpspec.run/1; with --unknown, "
+                    "warpspec.run-inputs/1)");
        sub.add_flag("--quiet,-q", o->quiet, "no progress lines on standard error");
        sub.footer(
            "Every schedule the sm_70+ scheduler may choose is explored: which threads execute a "
