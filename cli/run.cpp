@@ -481,7 +481,8 @@ uint32_t register_or_fail(const programs::Program& p, const std::string& name) {
                                 (name.empty() || name[0] != '%' ? " (names start with %)" : "")};
 }
 
-int run_program(const RunOptions& o) {
+int run_program(const RunOptions& given) {
+  RunOptions o = given;  // a launch file may name unknowns too
   if (o.file.empty()) throw Failure{kExitUsage, "give a PTX file: warpspec run kernel.ptx"};
   std::string text;
   try {
@@ -497,6 +498,7 @@ int run_program(const RunOptions& o) {
           model::parse_json(model::read_input(o.launch_file), o.launch_file), o.launch_file);
       launch = std::move(spec.launch);
       if (entry.empty()) entry = spec.entry;
+      o.unknown.insert(o.unknown.end(), spec.unknown.begin(), spec.unknown.end());
     }
     if (o.threads_given) launch.threads = o.threads;
     for (std::size_t k = 0; k < o.params.size(); ++k)
@@ -562,7 +564,8 @@ const bool run_registered = add_command(
            ->check(CLI::Range(1, 1024));
        sub.add_option("--launch", o->launch_file,
                       "a JSON launch: {\"threads\": 64, \"params\": [{\"value\": 64}, "
-                      "{\"words\": [1, 2]}, {\"zeros\": 16}]} (flags given as well win)");
+                      "{\"words\": [1, 2]}, {\"zeros\": 16}], \"unknown\": [1]} (flags given as "
+                      "well win; its unknowns join --unknown's)");
        sub.add_option("--show", o->show,
                       "registers whose final value in every thread is part of each outcome, "
                       "e.g. --show %r9")

@@ -122,6 +122,17 @@ LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& file) {
     if (!t) fail(at("target"), "expected a target such as \"sm_90\"", true);
     s.launch.target = *t;
   }
+  if (j.contains("unknown")) {
+    if (!j["unknown"].is_array()) fail(at("unknown"), "expected an array of parameters", true);
+    for (std::size_t k = 0; k < j["unknown"].size(); ++k) {
+      const auto& u = j["unknown"][k];
+      const std::string path = at("unknown[" + std::to_string(k) + "]");
+      if (u.is_string())
+        s.unknown.push_back(u.get<std::string>());
+      else
+        s.unknown.push_back(std::to_string(json_number(u, path)));
+    }
+  }
   if (j.contains("entry")) {
     if (!j["entry"].is_string()) fail(at("entry"), "expected the entry's name", true);
     s.entry = j["entry"].get<std::string>();

@@ -1,10 +1,12 @@
 #pragma once
 // A launch as people write it: on the command line (`-p 64 -p words:1,2,3 -p zeros:16`) or as a
-// JSON document ({"threads": 64, "params": [{"value": 64}, {"words": [1, 2, 3]}, {"zeros": 16}]},
+// JSON document ({"threads": 64, "params": [{"value": 64}, {"words": [1, 2, 3]}, {"zeros": 16}],
+// and optionally "unknown": [3] or ["n"]},
 // docs/programs.md). The kernel corpus' manifest uses the same form for each kernel.
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "programs/machine.hpp"
 
@@ -20,6 +22,9 @@ ParamValue param_from_text(std::string_view text, const std::string& what);
 struct LaunchSpec {
   Launch launch;
   std::string entry;
+  /// "unknown": the parameters to leave unknown (`run --unknown`), each by its PTX name or its
+  /// position from 1, as written.
+  std::vector<std::string> unknown;
 };
 LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& where);
 
