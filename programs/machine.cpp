@@ -685,13 +685,13 @@ uint64_t digest(const Machine& m) {
     h.add_all(th.regs);
     h.add_all(th.undef);
     h.add_all(th.clock);
-    h.add_all(th.terms);
+    if (!th.terms.empty()) h.add_all(th.terms);  // only with unknown inputs
   }
-  h.add_all(m.param_terms);
+  if (!m.param_terms.empty()) h.add_all(m.param_terms);
   for (const auto& b : m.buffers) {
     h.add_all(b.bytes);
     h.add_all(b.undef);
-    h.add_all(b.terms);
+    if (!b.terms.empty()) h.add_all(b.terms);
     for (const auto& log : b.log) {
       h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
       if (log.write) h.add(uint64_t{log.write->pc} << 1 | log.write->strong);
