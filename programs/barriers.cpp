@@ -27,35 +27,54 @@ struct WarpArrival {
   std::size_t formed_at;
 };
 
-// The warp arrivals formed in the open phase `ph`, in the order they formed. (Called on every
-// settle for every open phase: it keeps its counts on the stack.)
-std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph) {
-  std::vector<WarpArrival> out;
-  if (ph.empty()) return out;
+// Per warp, how many of its arrivals the open phase `ph` holds formed: how many arrivals every
+// live thread of it has made (the fewest), or where none is live, the most any thread made.
+// `made` is left holding each thread's arrivals. (Called on every settle for every open phase:
+// it keeps its counts on the stack.)
+struct FormedCounts {
+  std::array<uint16_t, 1024> made;
+  std::array<unsigned, 32> whole;
+  unsigned total = 0;
+};
+
+void count_formed(const Machine& m, const std::vector<Arrival>& ph, FormedCounts& c) {
   const auto n = static_cast<unsigned>(m.threads.size());
   const unsigned warps = (n + kWarp - 1) / kWarp;
-  // Per thread, its arrivals in the phase; per warp, how many arrivals every live thread of it
-  // has made (the fewest), or where none is live, the most any thread made.
-  std::array<uint16_t, 1024> made;
-  std::fill_n(made.begin(), n, uint16_t{0});
-  for (const auto& a : ph) ++made[a.thread];
-  std::array<unsigned, 32> whole, most, first;
-  whole.fill(UINT_MAX);
+  std::fill_n(c.made.begin(), n, uint16_t{0});
+  for (const auto& a : ph) ++c.made[a.thread];
+  std::array<unsigned, 32> most;
+  c.whole.fill(UINT_MAX);
   most.fill(0);
   for (unsigned t = 0; t < n; ++t) {
-    most[t / kWarp] = std::max<unsigned>(most[t / kWarp], made[t]);
-    if (m.threads[t].status != Status::Exited)
-      whole[t / kWarp] = std::min<unsigned>(whole[t / kWarp], made[t]);
+    most[t / kWarp] = std::max<unsigned>(most[t / kWarp], c.made[t]);
+    if (m.threads[t]->status != Status::Exited)
+      c.whole[t / kWarp] = std::min<unsigned>(c.whole[t / kWarp], c.made[t]);
   }
+  c.total = 0;
+  for (unsigned w = 0; w < warps; ++w) {
+    if (c.whole[w] == UINT_MAX) c.whole[w] = most[w];
+    c.total += c.whole[w];
+  }
+}
+
+// The warp arrivals formed in the open phase `ph`, in the order they formed.
+std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph, FormedCounts& c) {
+  std::vector<WarpArrival> out;
+  if (ph.empty()) return out;
+  count_formed(m, ph, c);
+  const auto n = static_cast<unsigned>(m.threads.size());
+  const unsigned warps = (n + kWarp - 1) / kWarp;
+  auto& made = c.made;
+  const auto& whole = c.whole;
+  const unsigned total = c.total;
+  if (total == 0) return out;
   // The n-th arrival of a warp forms at the phase index of the last thread's n-th arrival:
   // at[first[w] + nth], one flat table.
-  unsigned total = 0;
-  for (unsigned w = 0; w < warps; ++w) {
-    if (whole[w] == UINT_MAX) whole[w] = most[w];
-    first[w] = total;
-    total += whole[w];
+  std::array<unsigned, 32> first;
+  for (unsigned w = 0, sum = 0; w < warps; ++w) {
+    first[w] = sum;
+    sum += whole[w];
   }
-  if (total == 0) return out;
   std::vector<std::size_t> at(total, 0);
   std::fill_n(made.begin(), n, uint16_t{0});
   for (std::size_t i = 0; i < ph.size(); ++i) {
@@ -73,14 +92,23 @@ std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph
 bool warp_is_live(const Machine& m, unsigned w) {
   const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
   for (unsigned t = lo; t < hi; ++t)
-    if (m.threads[t].status != Status::Exited) return true;
+    if (m.threads[t]->status != Status::Exited) return true;
   return false;
 }
 
 // The warp arrivals a phase of `ph` takes if it completes now; empty when it does not.
 std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>& ph) {
   if (ph.empty()) return {};
-  const auto all = formed(m, ph);
+  // Most calls find the phase still short: the counts tell that without ordering anything.
+  FormedCounts c;
+  count_formed(m, ph, c);
+  if (!ph.front().counted) {
+    for (unsigned w = 0; w * kWarp < m.threads.size(); ++w)
+      if (c.whole[w] == 0 && warp_is_live(m, w)) return {};
+  } else if (ph.front().count == 0 || c.total < (ph.front().count + kWarp - 1) / kWarp) {
+    return {};
+  }
+  const auto all = formed(m, ph, c);
   if (!ph.front().counted) {
     // Every warp with a live thread must have arrived; each arrives once in the phase.
     std::vector<WarpArrival> take;
@@ -122,7 +150,7 @@ model::CtaResult judge(const Program& p, const Launch& l, const Machine& m,
   // thread's (bar.arrive only when none waits).
   lead = &arrivals.front();
   for (const auto& a : arrivals)
-    if (m.threads[a.thread].status == Status::Waits &&
+    if (m.threads[a.thread]->status == Status::Waits &&
         p.code[a.pc].collective->parsed.instr.form != spec::FormId::BarArrive) {
       lead = &a;
       break;
@@ -136,7 +164,7 @@ model::CtaResult judge(const Program& p, const Launch& l, const Machine& m,
   model::Cta cta = model::make_cta(l.threads);
   for (unsigned t = 0; t < l.threads; ++t) {
     cta.arrive[t] = false;
-    cta.exited[t] = m.threads[t].status == Status::Exited;
+    cta.exited[t] = m.threads[t]->status == Status::Exited;
   }
   for (const auto& a : arrivals) {
     const auto& c = *p.code[a.pc].collective;
@@ -212,19 +240,19 @@ void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
   // before a counted barrier, Status::AtBarrier); lockstep takes it as the threads ran.
   if (taken.front().counted && !m.stacks.empty())
     for (unsigned t = 0; t < l.threads; ++t)
-      if (m.threads[t].status != Status::Exited &&
+      if (m.threads[t]->status != Status::Exited &&
           std::none_of(taken.begin(), taken.end(), [&](const Arrival& a) { return a.thread == t; }))
         m.one_order = true;
   // Every arrival happens before every waiting thread goes on.
   std::vector<uint32_t> joined(m.threads.size(), 0);
   for (const auto& a : taken)
-    for (std::size_t i = 0; i < joined.size(); ++i) joined[i] = std::max(joined[i], a.clock[i]);
+    for (std::size_t i = 0; i < joined.size(); ++i) joined[i] = std::max(joined[i], (*a.clock)[i]);
   for (const auto& a : taken) {
-    auto& th = m.threads[a.thread];
     // A thread that arrived through bar.arrive has gone on; one that waits is released.
-    if (th.status != Status::Waits || th.pc != a.pc ||
+    if (m.threads[a.thread]->status != Status::Waits || m.threads[a.thread]->pc != a.pc ||
         p.code[a.pc].collective->parsed.instr.form == spec::FormId::BarArrive)
       continue;
+    auto& th = m.threads[a.thread].mut();
     for (std::size_t i = 0; i < joined.size(); ++i) th.clock[i] = std::max(th.clock[i], joined[i]);
     th.clock[a.thread]++;
     const auto& c = *p.code[th.pc].collective;
@@ -243,22 +271,25 @@ void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
 bool release_arrivers(const Program& p, Machine& m) {
   bool moved = false;
   for (std::size_t k = 0; k < m.phase.size(); ++k) {
-    const auto& ph = m.phase[k];
+    const auto& ph = *m.phase[k];
     if (std::none_of(ph.begin(), ph.end(), [&](const Arrival& a) {
-          const auto& th = m.threads[a.thread];
+          const auto& th = *m.threads[a.thread];
           return th.status == Status::Waits && th.pc == a.pc &&
                  p.code[a.pc].collective->parsed.instr.form == spec::FormId::BarArrive;
         }))
       continue;
     std::map<unsigned, unsigned> count, formed_n;
     for (const auto& a : ph) count[a.thread]++;
-    for (const auto& w : formed(m, ph)) formed_n[w.warp] = std::max(formed_n[w.warp], w.nth + 1);
+    FormedCounts counts;
+    for (const auto& w : formed(m, ph, counts))
+      formed_n[w.warp] = std::max(formed_n[w.warp], w.nth + 1);
     for (const auto& [t, n] : count) {
-      auto& th = m.threads[t];
-      if (th.status != Status::Waits || !is_block_barrier(p.code[th.pc]) ||
-          p.code[th.pc].collective->parsed.instr.form != spec::FormId::BarArrive)
+      const auto& cur = *m.threads[t];
+      if (cur.status != Status::Waits || !is_block_barrier(p.code[cur.pc]) ||
+          p.code[cur.pc].collective->parsed.instr.form != spec::FormId::BarArrive)
         continue;
       if (formed_n[t / kWarp] < n) continue;
+      auto& th = m.threads[t].mut();
       th.status = Status::Runs;
       th.pc++;
       moved = true;
@@ -280,12 +311,12 @@ void owe_split_barrier(const Program& p, Machine& m, const std::vector<unsigned>
   const auto [lo, hi] =
       warp_threads(static_cast<unsigned>(m.threads.size()), group.front() / kWarp);
   for (unsigned t = lo; t < hi; ++t) {
-    const auto& th = m.threads[t];
+    const auto& th = *m.threads[t];
     if ((th.status == Status::Waits || th.status == Status::AtBarrier) &&
         is_block_barrier(p.code[th.pc]) && p.code[th.pc].collective->parsed.aligned &&
         !std::binary_search(group.begin(), group.end(), t)) {
       for (unsigned u : group)
-        if (m.threads[u].owes == kOwesNothing) m.threads[u].owes = th.pc;
+        if (m.threads[u]->owes == kOwesNothing) m.threads[u].mut().owes = th.pc;
       return;
     }
   }
@@ -294,7 +325,7 @@ void owe_split_barrier(const Program& p, Machine& m, const std::vector<unsigned>
 namespace {
 
 Finding owed_barrier(const Program& p, const Machine& m, unsigned t, const std::string& instead) {
-  const uint32_t at = m.threads[t].owes;
+  const uint32_t at = m.threads[t]->owes;
   return finding(std::string(clause_key(ProgramClause::BarrierDivergent)),
                  "thread " + std::to_string(t) + " executed a warp collective while threads of " +
                      "its warp waited at " + where(p, at) +
@@ -305,12 +336,12 @@ Finding owed_barrier(const Program& p, const Machine& m, unsigned t, const std::
 }  // namespace
 
 void exit_owing(const Program& p, Machine& m, unsigned t) {
-  if (m.threads[t].owes != kOwesNothing && !m.stop)
+  if (m.threads[t]->owes != kOwesNothing && !m.stop)
     m.stop = owed_barrier(p, m, t, "exits without reaching it");
 }
 
 bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
-  auto& th = m.threads[t];
+  auto& th = m.threads[t].mut();
   const auto& in = p.code[th.pc];
   const auto& c = *in.collective;
   if (th.owes != kOwesNothing) {
@@ -332,8 +363,9 @@ bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
   // A number past the last barrier gets a phase of its own, where the model's clause for it
   // fires when the phase is judged.
   const std::size_t slot = std::min<uint64_t>(k.v, spec::kCtaBarriers);
-  m.phase[slot].push_back({t, th.pc, static_cast<uint32_t>(k.v), static_cast<uint32_t>(n.v),
-                           static_cast<uint32_t>(pred.v), c.parsed.instr.has_count, th.clock});
+  m.phase[slot].mut().push_back({t, th.pc, static_cast<uint32_t>(k.v), static_cast<uint32_t>(n.v),
+                                 static_cast<uint32_t>(pred.v), c.parsed.instr.has_count,
+                                 Shared<std::vector<uint32_t>>(th.clock)});
   // What the thread does after bar.arrive is not released by this arrival.
   if (c.parsed.instr.form == spec::FormId::BarArrive) th.clock[t]++;
   th.status = Status::Waits;
@@ -345,10 +377,14 @@ void canonical_phases(Machine& m) {
   // completes the moment it has them), so which warps it takes does not depend on the order of
   // its arrivals: sorted by thread (each thread's own arrivals in their order), states that
   // differ only in that order are one.
-  for (auto& ph : m.phase)
-    if (!ph.empty() && ph.front().counted)
-      std::stable_sort(ph.begin(), ph.end(),
-                       [](const Arrival& a, const Arrival& b) { return a.thread < b.thread; });
+  auto by_thread = [](const Arrival& a, const Arrival& b) { return a.thread < b.thread; };
+  for (auto& shared : m.phase) {
+    const std::vector<Arrival>& ph = shared;
+    if (!ph.empty() && ph.front().counted && !std::is_sorted(ph.begin(), ph.end(), by_thread)) {
+      auto& sorted = shared.mut();
+      std::stable_sort(sorted.begin(), sorted.end(), by_thread);
+    }
+  }
 }
 
 bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
@@ -356,7 +392,7 @@ bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
   for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)
     for (auto take = completing(m, m.phase[k]); !take.empty() && !m.stop;
          take = completing(m, m.phase[k])) {
-      complete(p, l, m, k, take_out(m.phase[k], take));
+      complete(p, l, m, k, take_out(m.phase[k].mut(), take));
       moved = release_arrivers(p, m) || true;
     }
   return moved;
@@ -365,7 +401,7 @@ bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
 std::vector<Finding> open_phase_findings(const Program& p, const Launch& l, const Machine& m) {
   std::vector<Finding> out;
   for (std::size_t k = 0; k < m.phase.size(); ++k) {
-    if (m.phase[k].empty()) continue;
+    if (m.phase[k]->empty()) continue;
     const Arrival* lead = nullptr;
     const auto r = judge(p, l, m, m.phase[k], lead);
     if (auto f = ub_of(p, r, m.phase[k], lead)) out.push_back(*f);

@@ -2,6 +2,7 @@
 // together (the scheduler's choices), executing a group through the per-instruction model, and
 // why threads that can never go on are stuck.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 #include <set>
@@ -23,14 +24,14 @@ int meet_key(const Instruction& in) {
 }
 
 bool waits_at_warp_collective(const Program& p, const Machine& m, unsigned t) {
-  const auto& th = m.threads[t];
+  const auto& th = *m.threads[t];
   if (th.status != Status::Waits) return false;
   const auto& in = p.code[th.pc];
   return !is_block_barrier(in) && !is_activemask(in);
 }
 
 bool waits_at_block_barrier(const Program& p, const Machine& m, unsigned t) {
-  const auto& th = m.threads[t];
+  const auto& th = *m.threads[t];
   return th.status == Status::Waits && is_block_barrier(p.code[th.pc]);
 }
 
@@ -45,7 +46,7 @@ uint32_t named_lanes(const Program& p, const Machine& m, unsigned t) {
   uint32_t out = static_cast<uint32_t>(mask_of(p, m.threads[t]).v);
   for (uint32_t rest = out; rest; rest &= rest - 1) {
     const unsigned j = static_cast<unsigned>(std::countr_zero(rest));
-    if (base + j >= m.threads.size() || m.threads[base + j].status == Status::Exited)
+    if (base + j >= m.threads.size() || m.threads[base + j]->status == Status::Exited)
       out &= ~(uint32_t{1} << j);
   }
   return out;
@@ -60,43 +61,67 @@ std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
   return out;
 }
 
-// The smallest group around t in which every thread's named threads wait at the same
-// collective; empty when some named thread waits elsewhere, or at the same form at another
-// instruction with another membermask value (the PTX ISA has a thread wait until the named
-// threads have executed the instruction with the same qualifiers and the same membermask: a
-// thread that passes another mask elsewhere does not release it, though it may come back with
-// this one). A thread whose membermask is undefined forms a group of its own, whose execution
-// reports it.
-std::vector<unsigned> ready_group(const Program& p, const Machine& m, unsigned t) {
-  const int key = meet_key(p.code[m.threads[t].pc]);
-  const Val mask = mask_of(p, m.threads[t]);
-  // Lanes of t's warp, as masks: the group so far and those whose names are still to follow.
-  const unsigned base = t / kWarp * kWarp;
-  uint32_t group = uint32_t{1} << (t - base), todo = group;
+// What the groups of one warp are built from, read once per warp and state: the lanes that exist
+// and have not exited, and of the lanes waiting at a warp collective, where and with what mask.
+struct WarpFacts {
+  unsigned base = 0;
+  uint32_t live = 0, at_collective = 0;
+  std::array<int, kWarp> key{};
+  std::array<uint32_t, kWarp> pc{};
+  std::array<Val, kWarp> mask{};
+};
+
+WarpFacts warp_facts(const Program& p, const Machine& m, unsigned w) {
+  WarpFacts f;
+  const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
+  f.base = lo;
+  for (unsigned t = lo; t < hi; ++t) {
+    const unsigned j = t - lo;
+    if (m.threads[t]->status != Status::Exited) f.live |= uint32_t{1} << j;
+    if (!waits_at_warp_collective(p, m, t)) continue;
+    f.at_collective |= uint32_t{1} << j;
+    f.pc[j] = m.threads[t]->pc;
+    f.key[j] = meet_key(p.code[f.pc[j]]);
+    f.mask[j] = mask_of(p, m.threads[t]);
+  }
+  return f;
+}
+
+// The smallest group around lane `lane` (waiting at a warp collective) in which every thread's
+// named threads wait at the same collective; empty when some named thread waits elsewhere, or at
+// the same form at another instruction with another membermask value (the PTX ISA has a thread
+// wait until the named threads have executed the instruction with the same qualifiers and the
+// same membermask: a thread that passes another mask elsewhere does not release it, though it
+// may come back with this one). A thread whose membermask is undefined forms a group of its own,
+// whose execution reports it.
+std::vector<unsigned> ready_group(const WarpFacts& f, unsigned lane) {
+  const int key = f.key[lane];
+  const Val mask = f.mask[lane];
+  // Lanes, as masks: the group so far and those whose names are still to follow.
+  uint32_t group = uint32_t{1} << lane, todo = group;
   while (todo) {
-    const unsigned j = base + static_cast<unsigned>(std::countr_zero(todo));
+    const unsigned j = static_cast<unsigned>(std::countr_zero(todo));
     todo &= todo - 1;
-    if (mask_of(p, m.threads[j]).undef) {
-      if (j == t) return {t};
+    if (f.mask[j].undef) {
+      if (j == lane) return {f.base + lane};
       return {};
     }
-    const uint32_t names = named_lanes(p, m, j);
+    const uint32_t names = static_cast<uint32_t>(f.mask[j].v) & f.live;
     for (uint32_t fresh = names & ~group; fresh; fresh &= fresh - 1) {
-      const unsigned u = base + static_cast<unsigned>(std::countr_zero(fresh));
-      if (!waits_at_warp_collective(p, m, u) || meet_key(p.code[m.threads[u].pc]) != key) return {};
+      const unsigned u = static_cast<unsigned>(std::countr_zero(fresh));
+      if (!(f.at_collective >> u & 1) || f.key[u] != key) return {};
       // At one instruction threads meet whatever their masks, and the model judges a mismatch
       // (the H100 hangs on one: docs/observed-behaviour.md); from another instruction, only a
       // thread with the same mask releases this one.
-      const Val other = mask_of(p, m.threads[u]);
-      if (m.threads[u].pc != m.threads[t].pc && !other.undef && !mask.undef && other.v != mask.v)
-        return {};
+      const Val other = f.mask[u];
+      if (f.pc[u] != f.pc[lane] && !other.undef && !mask.undef && other.v != mask.v) return {};
     }
     todo |= names & ~group;
     group |= names;
   }
   std::vector<unsigned> out;
   for (; group; group &= group - 1)
-    out.push_back(base + static_cast<unsigned>(std::countr_zero(group)));
+    out.push_back(f.base + static_cast<unsigned>(std::countr_zero(group)));
   return out;
 }
 
@@ -118,7 +143,7 @@ std::vector<std::vector<unsigned>> groupings(const Machine& m, const std::vector
   bounded = true;
   out.push_back(ts);
   std::map<uint64_t, std::vector<unsigned>> by_path;
-  for (unsigned t : ts) by_path[m.threads[t].path].push_back(t);
+  for (unsigned t : ts) by_path[m.threads[t]->path].push_back(t);
   if (by_path.size() > 1)
     for (auto& [path, g] : by_path)
       if (g.size() > 1) out.push_back(std::move(g));
@@ -131,7 +156,7 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
                            const std::vector<unsigned>& group) {
   owe_split_barrier(p, m, group);
   const unsigned base = group.front() / kWarp * kWarp;
-  const auto& lead = p.code[m.threads[group.front()].pc];
+  const auto& lead = p.code[m.threads[group.front()]->pc];
   spec::Instr instr = lead.collective->parsed.instr;
   instr.imm_mask.reset();
   instr.imm_b.reset();
@@ -143,10 +168,10 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
   for (unsigned j = 0; j < kWarp; ++j) {
     const unsigned t = base + j;
     w.exec[j] = false;
-    w.exited[j] = t >= m.threads.size() || m.threads[t].status == Status::Exited;
+    w.exited[j] = t >= m.threads.size() || m.threads[t]->status == Status::Exited;
   }
   for (unsigned t : group) {
-    const auto& th = m.threads[t];
+    const auto& th = *m.threads[t];
     const auto& in = p.code[th.pc];
     const auto& c = *in.collective;
     const unsigned j = t - base;
@@ -200,9 +225,9 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
     for (unsigned j = 0; j < kWarp; ++j)
       if (u.lanes >> j & 1) ts.push_back(base + j);
     m.stop = finding(std::string(spec::clause_info(u.clause).key),
-                     thread_ranges(ts) + " at " + where(p, m.threads[ts.front()].pc) + ": " +
+                     thread_ranges(ts) + " at " + where(p, m.threads[ts.front()]->pc) + ": " +
                          std::string(spec::clause_info(u.clause).text),
-                     ts, {p.code[m.threads[ts.front()].pc].loc});
+                     ts, {p.code[m.threads[ts.front()]->pc].loc});
     return;
   }
   // Which results an undefined source reaches: the lanes whose d or p changes when those
@@ -220,7 +245,7 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
     }
   if (form_of(lead).family == spec::Family::WarpBarrier) join_clocks(m, group, group);
   for (unsigned t : group) {
-    auto& th = m.threads[t];
+    auto& th = m.threads[t].mut();
     const auto& c = *p.code[th.pc].collective;
     const unsigned j = t - base;
     if (c.d) {
@@ -256,7 +281,7 @@ const Choice* lone_group(const std::vector<Choice>& groups) {
 
 std::string positions(const Program& p, const Machine& m, const std::vector<unsigned>& ts) {
   std::map<uint32_t, std::vector<unsigned>> at;
-  for (unsigned t : ts) at[m.threads[t].pc].push_back(t);
+  for (unsigned t : ts) at[m.threads[t]->pc].push_back(t);
   std::string s;
   for (const auto& [pc, group] : at) {
     if (!s.empty()) s += "; ";
@@ -272,7 +297,8 @@ std::string positions(const Program& p, const Machine& m, const std::vector<unsi
 std::vector<Choice> barrier_arrivals(const Machine& m) {
   std::map<std::pair<unsigned, uint32_t>, std::vector<unsigned>> groups;  // (warp, pc)
   for (unsigned t = 0; t < m.threads.size(); ++t)
-    if (m.threads[t].status == Status::AtBarrier) groups[{t / kWarp, m.threads[t].pc}].push_back(t);
+    if (m.threads[t]->status == Status::AtBarrier)
+      groups[{t / kWarp, m.threads[t]->pc}].push_back(t);
   std::vector<Choice> out;
   for (auto& [at, ts] : groups) out.push_back({Choice::Kind::Arrive, std::move(ts)});
   return out;
@@ -298,18 +324,23 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
   for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) {
     const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
     std::vector<Choice> out;
-    std::set<std::vector<unsigned>> seen;
+    std::vector<uint32_t> seen;  // the groups offered, as lane masks
     std::map<uint32_t, std::vector<unsigned>> at_activemask;
+    const WarpFacts facts = warp_facts(p, m, w);
     for (unsigned t = lo; t < hi; ++t) {
-      const auto& th = m.threads[t];
+      const auto& th = *m.threads[t];
       if (th.status != Status::Waits) continue;
       const auto& in = p.code[th.pc];
       if (is_activemask(in)) {
         at_activemask[th.pc].push_back(t);
       } else if (!is_block_barrier(in)) {
-        auto g = ready_group(p, m, t);
-        if (!g.empty() && seen.insert(g).second)
+        auto g = ready_group(facts, t - lo);
+        uint32_t lanes = 0;
+        for (unsigned u : g) lanes |= uint32_t{1} << (u - lo);
+        if (!g.empty() && std::find(seen.begin(), seen.end(), lanes) == seen.end()) {
+          seen.push_back(lanes);
           out.push_back({Choice::Kind::Collective, std::move(g)});
+        }
       }
     }
     const Choice* lone = reduce ? lone_group(out) : nullptr;
@@ -338,7 +369,7 @@ void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
     uint32_t together = 0;
     for (unsigned t : c.threads) together |= uint32_t{1} << (t % kWarp);
     for (unsigned t : c.threads) {
-      auto& th = m.threads[t];
+      auto& th = m.threads[t].mut();
       const auto& col = *p.code[th.pc].collective;
       if (col.d) {
         th.regs[*col.d] = together;
@@ -359,13 +390,13 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
   std::map<std::pair<unsigned, int>, std::vector<unsigned>> waiting;
   for (unsigned t = 0; t < m.threads.size(); ++t)
     if (waits_at_warp_collective(p, m, t))
-      waiting[{t / kWarp, meet_key(p.code[m.threads[t].pc])}].push_back(t);
+      waiting[{t / kWarp, meet_key(p.code[m.threads[t]->pc])}].push_back(t);
   for (const auto& [key, ts] : waiting) {
     std::set<unsigned> missing;
     for (unsigned t : ts)
       for (unsigned u : named(p, m, t))
         if (!std::binary_search(ts.begin(), ts.end(), u) ||
-            meet_key(p.code[m.threads[u].pc]) != key.second)
+            meet_key(p.code[m.threads[u]->pc]) != key.second)
           missing.insert(u);
     std::vector<unsigned> gone(missing.begin(), missing.end());
     // The per-instruction model names the clause: run it on the threads that are there.
@@ -373,7 +404,7 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
     Machine probe = m;
     execute_group(p, l, probe, ts);
     if (probe.stop && probe.stop->key.rfind("program.", 0) != 0) clause = probe.stop->key;
-    std::vector<SourceLoc> locs{p.code[m.threads[ts.front()].pc].loc};
+    std::vector<SourceLoc> locs{p.code[m.threads[ts.front()]->pc].loc};
     out.push_back(finding(
         clause,
         "deadlock: " + positions(p, m, ts) + (ts.size() == 1 ? " waits for " : " wait for ") +
@@ -384,19 +415,19 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
   const auto open = open_phase_findings(p, l, m);
   for (std::size_t k = 0; k < m.phase.size(); ++k) {
     std::vector<unsigned> ts, rest;
-    for (const auto& a : m.phase[k])
+    for (const auto& a : *m.phase[k])
       if (waits_at_block_barrier(p, m, a.thread)) ts.push_back(a.thread);
     if (ts.empty()) continue;
     for (unsigned t = 0; t < m.threads.size(); ++t) {
-      const bool in_phase = std::any_of(m.phase[k].begin(), m.phase[k].end(),
+      const bool in_phase = std::any_of(m.phase[k]->begin(), m.phase[k]->end(),
                                         [&](const Arrival& a) { return a.thread == t; });
-      if (!in_phase && m.threads[t].status != Status::Exited) rest.push_back(t);
+      if (!in_phase && m.threads[t]->status != Status::Exited) rest.push_back(t);
     }
     // Without a thread count the barrier is __syncthreads: live threads that never come mean
     // its condition was not the same across the block, which CUDA leaves undefined.
     // With one, the model may have a clause of its own (a count the block cannot reach, ...).
     // Without .aligned, threads that never come make a deadlock, not a divergent barrier.
-    std::string clause(clause_key(m.phase[k].front().counted || !any_aligned(p, m.phase[k])
+    std::string clause(clause_key(m.phase[k]->front().counted || !any_aligned(p, m.phase[k])
                                       ? ProgramClause::BarrierNeverCompletes
                                       : ProgramClause::BarrierDivergent));
     for (const auto& f : open)
@@ -409,7 +440,7 @@ std::vector<Finding> stuck(const Program& p, const Launch& l, const Machine& m) 
         "deadlock: " + positions(p, m, ts) + (ts.size() == 1 ? " waits" : " wait") +
             " at barrier " + std::to_string(k) + "; " +
             (rest.empty() ? std::string("the other threads have exited") : positions(p, m, rest)),
-        ts, {p.code[m.threads[ts.front()].pc].loc}));
+        ts, {p.code[m.threads[ts.front()]->pc].loc}));
   }
   return out;
 }

@@ -37,16 +37,16 @@ struct Node {
 // max_frontier_bytes). The access logs' read lists grow and shrink; they are counted as found.
 std::size_t approx_bytes(const Machine& m) {
   std::size_t n = sizeof(Node) + sizeof(PathLink);
-  for (const auto& t : m.threads)
+  for (const Thread& t : m.threads)
     n += sizeof(Thread) + t.regs.capacity() * sizeof(uint64_t) + t.undef.capacity() +
          t.clock.capacity() * sizeof(uint32_t);
-  for (const auto& b : m.buffers) {
-    n += sizeof(Buffer) + b.bytes.capacity() + b.undef.capacity() +
-         b.log.capacity() * sizeof(AccessLog);
-    for (const auto& a : b.log) n += a.reads.capacity() * sizeof(Epoch);
+  for (const Buffer& b : m.buffers) {
+    n += sizeof(Buffer) + b.bytes.capacity() + b.undef.capacity() + b.log.size() * sizeof(LogPage);
+    for (const LogPage& page : b.log)
+      for (const auto& a : page.at) n += a.reads.capacity() * sizeof(Epoch);
   }
-  for (const auto& ph : m.phase)
-    for (const auto& a : ph) n += sizeof(Arrival) + a.clock.capacity() * sizeof(uint32_t);
+  for (const std::vector<Arrival>& ph : m.phase)
+    for (const auto& a : ph) n += sizeof(Arrival) + a.clock->capacity() * sizeof(uint32_t);
   for (const auto& s : m.stacks) n += s.capacity() * sizeof(PathEntry);
   return n;
 }
@@ -55,7 +55,7 @@ PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const
   PathEnd e;
   for (uint32_t r : o.registers) {
     std::vector<std::optional<uint64_t>> per_thread;
-    for (const auto& th : m.threads)
+    for (const Thread& th : m.threads)
       per_thread.push_back(th.undef[r] ? std::nullopt : std::optional<uint64_t>(th.regs[r]));
     e.registers.push_back(std::move(per_thread));
   }
@@ -79,7 +79,7 @@ PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const
     std::vector<uint32_t> w;
     std::vector<uint8_t> u;
     if (par.is_buffer) {
-      const auto& b = m.buffers[buf++];
+      const Buffer& b = m.buffers[buf++];
       for (std::size_t i = 0; i + 4 <= b.bytes.size(); i += 4) {
         uint32_t v = 0;
         bool undef = false;
@@ -94,7 +94,7 @@ PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const
     e.words.push_back(std::move(w));
     e.undefined.push_back(std::move(u));
     // A buffer whose bytes are all known again reads as one that never held a term.
-    const auto& t = par.is_buffer ? m.buffers[buf - 1].terms : std::vector<uint32_t>{};
+    const auto& t = par.is_buffer ? m.buffers[buf - 1]->terms : std::vector<uint32_t>{};
     const bool any = std::any_of(t.begin(), t.end(), [](uint32_t x) { return x != 0; });
     e.terms.push_back(any ? t : std::vector<uint32_t>{});
   }
@@ -124,7 +124,7 @@ std::vector<ThreadTrace> group_traces(
     auto runs = all_runs[t];
     const bool cut = runs.size() > detail::kTraceRuns;
     if (cut) runs.pop_back();  // the empty run that marks the cut
-    const auto& th = m.threads[t];
+    const auto& th = *m.threads[t];
     std::string end = th.status == Status::Exited      ? "exits"
                       : th.status == Status::Waits     ? "waits at " + detail::where(p, th.pc)
                       : th.status == Status::AtBarrier ? "stands before " + detail::where(p, th.pc)

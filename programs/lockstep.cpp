@@ -23,7 +23,7 @@ uint32_t live_lanes(const Machine& m, unsigned w) {
   uint32_t live = 0;
   const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
   for (unsigned t = lo; t < hi; ++t)
-    if (m.threads[t].status != Status::Exited) live |= uint32_t{1} << (t - lo);
+    if (m.threads[t]->status != Status::Exited) live |= uint32_t{1} << (t - lo);
   return live;
 }
 
@@ -76,7 +76,7 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
   if (live == 0 || e.pc == e.rpc || e.pc >= p.code.size()) {
     // The path is done: its lanes have exited, met the lanes split from them, or ran off the end.
     if (e.pc >= p.code.size())
-      for (unsigned t : threads_of(w, live)) m.threads[t].status = Status::Exited;
+      for (unsigned t : threads_of(w, live)) m.threads[t].mut().status = Status::Exited;
     stack.pop_back();
     return true;
   }
@@ -84,13 +84,13 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
   if (e.arrived) {
     // At a barrier: still waiting, or released by its phase's completion.
     for (unsigned t : ts)
-      if (m.threads[t].status == Status::Waits) return false;
+      if (m.threads[t]->status == Status::Waits) return false;
     e.arrived = false;
     e.pc++;
     return true;
   }
   for (unsigned t : ts) {
-    m.threads[t].pc = e.pc;
+    m.threads[t].mut().pc = e.pc;
     trace_step(m, t, e.pc);
   }
   const auto& in = p.code[e.pc];
@@ -123,7 +123,7 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
   }
   if (in.op == Op::Collective && is_activemask(in)) {
     for (unsigned t : threads_of(w, *on)) {
-      auto& th = m.threads[t];
+      auto& th = m.threads[t].mut();
       if (in.collective->d) {
         th.regs[*in.collective->d] = *on;
         forget_term(th, *in.collective->d);
@@ -136,7 +136,7 @@ bool step(const Program& p, const Launch& l, Machine& m, unsigned w) {
   if (in.op == Op::Collective) {
     if (*on) execute_group(p, l, m, threads_of(w, *on));
     if (m.stop) return false;
-    for (unsigned t : ts) m.threads[t].status = Status::Runs;
+    for (unsigned t : ts) m.threads[t].mut().status = Status::Runs;
     e.pc++;
     return true;
   }

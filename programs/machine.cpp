@@ -126,7 +126,7 @@ struct Exec {
       else
         buf = SIZE_MAX;
     }
-    if (buf == SIZE_MAX || off + bytes > m.buffers[buf].bytes.size()) {
+    if (buf == SIZE_MAX || off + bytes > m.buffers[buf]->bytes.size()) {
       stop(ProgramClause::BadAddress, "an access of " + std::to_string(bytes) +
                                           " bytes at address " + model::format_hex(addr, 64) +
                                           " is outside every buffer");
@@ -151,11 +151,11 @@ struct Exec {
       if (size >= bytes) fits.push_back({start - in.offset, start - in.offset + size - bytes + 1});
     };
     if (in.space == Space::Shared) {
-      add(0, m.buffers[0].bytes.size());
+      add(0, m.buffers[0]->bytes.size());
     } else {
-      if (in.space == Space::Generic) add(kSharedTag << kTagShift, m.buffers[0].bytes.size());
+      if (in.space == Space::Generic) add(kSharedTag << kTagShift, m.buffers[0]->bytes.size());
       for (uint64_t k = 1; k < m.buffers.size(); ++k)
-        add(k << kTagShift, m.buffers[k].bytes.size());
+        add(k << kTagShift, m.buffers[k]->bytes.size());
     }
     for (const auto& [lo, hi] : fits)
       if (base.v - lo < hi - lo) {
@@ -183,7 +183,7 @@ struct Exec {
 
   // Race check and log for one byte access.
   bool log_access(Buffer& b, std::size_t off, bool is_write) {
-    auto& log = b.log[off];
+    auto& log = b.log[off / LogPage::kBytes].mut().at[off % LogPage::kBytes];
     const bool strong = p.code[th.pc].strong;
     // Two volatile accesses are not a race, but their order is one the walk does not vary.
     auto ordered = [&](const Epoch& e) {
@@ -260,7 +260,7 @@ struct Exec {
       return false;
     }
     pin(base);
-    auto& b = m.buffers[at->first];
+    auto& b = m.buffers[at->first].mut();
     const bool is_store = in.op == Op::St;
     for (unsigned k = 0; k < bytes; ++k)
       if (!log_access(b, at->second + k, is_store)) return false;
@@ -360,7 +360,7 @@ struct Exec {
 
 // Runs thread t until it waits, exits, its path stops or its slice ends. True when it moved.
 bool run_thread(const Program& p, const Launch& l, Machine& m, unsigned t) {
-  auto& th = m.threads[t];
+  auto& th = m.threads[t].mut();
   bool moved = false;
   for (unsigned n = 0; th.status == Status::Runs && !m.stop && n < kSlice; ++n) {
     if (th.pc >= p.code.size()) {
@@ -477,12 +477,12 @@ std::string describe(const Program& p, const Machine& m, const Choice& c) {
            where(p, side.pc) + (one ? ", runs" : ", run") + " first";
   }
   if (c.kind == Choice::Kind::Arrive)
-    return where(p, m.threads[c.threads.front()].pc) + ": " + thread_ranges(c.threads) +
+    return where(p, m.threads[c.threads.front()]->pc) + ": " + thread_ranges(c.threads) +
            (one ? " arrives" : " arrive");
   const char* verb = c.kind == Choice::Kind::Activemask
                          ? (one ? " reads it alone" : " read it together")
                          : (one ? " executes it alone" : " execute it together");
-  return where(p, m.threads[c.threads.front()].pc) + ": " + thread_ranges(c.threads) + verb;
+  return where(p, m.threads[c.threads.front()]->pc) + ": " + thread_ranges(c.threads) + verb;
 }
 
 std::string thread_ranges(const std::vector<unsigned>& threads) {
@@ -504,12 +504,12 @@ Machine start(const Program& p, const Launch& l) {
     Buffer b;
     b.bytes.assign(n, 0);
     b.undef.assign(n, 0);
-    b.log.assign(n, {});
+    b.log.resize((n + LogPage::kBytes - 1) / LogPage::kBytes);
     return b;
   };
   // Shared memory starts undefined, as on the hardware.
-  m.buffers.push_back(buffer(p.shared_bytes));
-  std::fill(m.buffers[0].undef.begin(), m.buffers[0].undef.end(), 1);
+  m.buffers.emplace_back(buffer(p.shared_bytes));
+  std::fill(m.buffers[0].mut().undef.begin(), m.buffers[0].mut().undef.end(), 1);
   const auto& params = l.params;
   m.params.resize(params.size());
   for (std::size_t k = 0; k < params.size(); ++k) m.params[k] = params[k].value;
@@ -529,7 +529,7 @@ Machine start(const Program& p, const Launch& l) {
           if (b.terms.empty()) b.terms.assign(b.bytes.size(), 0);
           for (unsigned j = 0; j < 4; ++j) b.terms[4 * i + j] = l.terms->byte(word, j);
         }
-    m.buffers.push_back(std::move(b));
+    m.buffers.emplace_back(std::move(b));
   }
   if (l.terms) {
     m.param_terms.assign(params.size(), 0);
@@ -539,7 +539,7 @@ Machine start(const Program& p, const Launch& l) {
   if (spec::is_pre_volta(l.target)) start_lockstep(p, l, m);
   m.threads.resize(l.threads);
   for (unsigned t = 0; t < l.threads; ++t) {
-    auto& th = m.threads[t];
+    auto& th = m.threads[t].mut();
     th.regs.assign(p.regs.size(), 0);
     th.undef.assign(p.regs.size(), 1);  // registers start undefined
     th.clock.assign(l.threads, 0);
@@ -552,7 +552,7 @@ Machine start(const Program& p, const Launch& l) {
 namespace detail {
 
 std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, unsigned t) {
-  auto& th = m.threads[t];
+  auto& th = m.threads[t].mut();
   const auto& in = p.code[th.pc];
   if (!in.guard) return true;
   Exec x{p, l, m, t, th};
@@ -566,7 +566,7 @@ std::optional<bool> guard_holds(const Program& p, const Launch& l, Machine& m, u
 }
 
 void pin_collective_operands(const Program& p, const Launch& l, Machine& m, unsigned t) {
-  const auto& th = m.threads[t];
+  const auto& th = *m.threads[t];
   if (th.terms.empty()) return;
   const auto& in = p.code[th.pc];
   const auto& c = *in.collective;
@@ -577,7 +577,7 @@ void pin_collective_operands(const Program& p, const Launch& l, Machine& m, unsi
 }
 
 bool execute_local(const Program& p, const Launch& l, Machine& m, unsigned t) {
-  auto& th = m.threads[t];
+  auto& th = m.threads[t].mut();
   ++m.steps;
   Exec x{p, l, m, t, th};
   return x.local(p.code[th.pc]);
@@ -598,7 +598,7 @@ void settle(const Program& p, const Launch& l, Machine& m) {
   for (bool moved = true; moved && !m.stop;) {
     moved = complete_barriers(p, l, m);
     for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t) {
-      if (m.threads[t].status != Status::Runs || !run_thread(p, l, m, t)) continue;
+      if (m.threads[t]->status != Status::Runs || !run_thread(p, l, m, t)) continue;
       moved = true;
       if (!m.stop) complete_barriers(p, l, m);
     }
@@ -609,7 +609,7 @@ void settle(const Program& p, const Launch& l, Machine& m) {
       // scheduler they arrive. They arrive here in thread order, one order of several, which
       // the walk reports as bounded.
       for (unsigned t = 0; t < m.threads.size() && !m.stop; ++t)
-        if (m.threads[t].status == Status::AtBarrier) arrive_at_barrier(p, m, t);
+        if (m.threads[t]->status == Status::AtBarrier) arrive_at_barrier(p, m, t);
       canonical_phases(m);
       m.one_order = true;
       continue;
@@ -617,11 +617,11 @@ void settle(const Program& p, const Launch& l, Machine& m) {
     if (moved && m.steps - start_steps > kRunLimit) {
       std::vector<unsigned> running;
       for (unsigned t = 0; t < m.threads.size(); ++t)
-        if (m.threads[t].status == Status::Runs) running.push_back(t);
+        if (m.threads[t]->status == Status::Runs) running.push_back(t);
       m.stop = finding(std::string(clause_key(ProgramClause::RunsAway)),
                        thread_ranges(running) + " ran " + std::to_string(kRunLimit) +
                            " instructions in all without reaching a synchronisation (one at " +
-                           where(p, m.threads[running.front()].pc) + ")",
+                           where(p, m.threads[running.front()]->pc) + ")",
                        running, {});
     }
   }
@@ -674,31 +674,65 @@ bool same_thread(const Thread& a, const Thread& b) {
          a.clock == b.clock && a.path == b.path && a.owes == b.owes && a.terms == b.terms;
 }
 
+uint64_t thread_digest(const Thread& th) {
+  Hasher h;
+  h.add(uint64_t{th.owes} << 32 | th.pc);
+  h.add(th.path);
+  h.add(static_cast<uint64_t>(th.status));
+  h.add_all(th.regs);
+  h.add_all(th.undef);
+  h.add_all(th.clock);
+  if (!th.terms.empty()) h.add_all(th.terms);  // only with unknown inputs
+  return h.h;
+}
+
+uint64_t log_digest(const LogPage& page) {
+  Hasher h;
+  for (const auto& log : page.at) {
+    h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
+    if (log.write) h.add(uint64_t{log.write->pc} << 1 | log.write->strong);
+    h.add(log.reads.size());
+    for (const auto& r : log.reads) h.add(uint64_t{r.thread} << 32 | r.clock);
+  }
+  return h.h;
+}
+
+uint64_t clock_digest(const std::vector<uint32_t>& clock) {
+  Hasher h;
+  h.add_all(clock);
+  return h.h;
+}
+
+uint64_t phase_digest(const std::vector<Arrival>& ph) {
+  Hasher h;
+  h.add(ph.size());
+  for (const auto& a : ph) {
+    h.add(uint64_t{a.thread} << 32 | a.pc);
+    h.add(uint64_t{a.bar} << 32 | a.count);
+    h.add(uint64_t{a.pred} << 1 | a.counted);
+    h.add(a.clock.digest(clock_digest));
+  }
+  return h.h;
+}
+
+uint64_t buffer_digest(const Buffer& b) {
+  Hasher h;
+  h.add_all(b.bytes);
+  h.add_all(b.undef);
+  if (!b.terms.empty()) h.add_all(b.terms);
+  for (const auto& page : b.log) h.add(page.digest(log_digest));
+  return h.h;
+}
+
 }  // namespace
 
+// A thread's or a buffer's digest is taken once and kept until it changes (Shared), so a state
+// costs the digests of the parts its last step changed, and one word per other part.
 uint64_t digest(const Machine& m) {
   Hasher h;
-  for (const auto& th : m.threads) {
-    h.add(uint64_t{th.owes} << 32 | th.pc);
-    h.add(th.path);
-    h.add(static_cast<uint64_t>(th.status));
-    h.add_all(th.regs);
-    h.add_all(th.undef);
-    h.add_all(th.clock);
-    if (!th.terms.empty()) h.add_all(th.terms);  // only with unknown inputs
-  }
+  for (const auto& th : m.threads) h.add(th.digest(thread_digest));
   if (!m.param_terms.empty()) h.add_all(m.param_terms);
-  for (const auto& b : m.buffers) {
-    h.add_all(b.bytes);
-    h.add_all(b.undef);
-    if (!b.terms.empty()) h.add_all(b.terms);
-    for (const auto& log : b.log) {
-      h.add(log.write ? (uint64_t{log.write->thread} << 32 | log.write->clock) + 1 : 0);
-      if (log.write) h.add(uint64_t{log.write->pc} << 1 | log.write->strong);
-      h.add(log.reads.size());
-      for (const auto& r : log.reads) h.add(uint64_t{r.thread} << 32 | r.clock);
-    }
-  }
+  for (const auto& b : m.buffers) h.add(b.digest(buffer_digest));
   if (m.stop)
     for (char ch : m.stop->key + m.stop->text) h.add(static_cast<unsigned char>(ch));
   for (const auto& stack : m.stacks)
@@ -706,15 +740,7 @@ uint64_t digest(const Machine& m) {
       h.add(uint64_t{e.pc} << 32 | e.mask);
       h.add(uint64_t{e.rpc} << 2 | e.arrived << 1 | e.unordered);
     }
-  for (const auto& ph : m.phase) {
-    h.add(ph.size());
-    for (const auto& a : ph) {
-      h.add(uint64_t{a.thread} << 32 | a.pc);
-      h.add(uint64_t{a.bar} << 32 | a.count);
-      h.add(uint64_t{a.pred} << 1 | a.counted);
-      h.add_all(a.clock);
-    }
-  }
+  for (const auto& ph : m.phase) h.add(ph.digest(phase_digest));
   h.add(m.one_order);
   h.add(m.strong_order);
   return h.h;

@@ -11,6 +11,7 @@
 // the program is free of data races: then every order of them gives the same state. Races are
 // found with happens-before clocks (only bar.warp.sync and the block barriers order memory), and
 // a race ends its path as a finding.
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -89,6 +90,43 @@ enum class Status : uint8_t { Runs, Waits, Exited, AtBarrier };
 /// Thread::owes when the thread owes no barrier.
 inline constexpr uint32_t kOwesNothing = UINT32_MAX;
 
+/// A part of a state that states share until one of them changes it (copy on write): copying a
+/// state copies one pointer per thread and buffer, and a step clones only what it changes. The
+/// part's digest is kept once taken, until the part is changed.
+template <class T>
+class Shared {
+ public:
+  Shared() : cell_(std::make_shared<Cell>()) {}
+  explicit Shared(T value) : cell_(std::make_shared<Cell>(Cell{std::move(value)})) {}
+  const T& operator*() const { return cell_->value; }
+  const T* operator->() const { return &cell_->value; }
+  operator const T&() const { return cell_->value; }  // NOLINT: reads see the value
+  /// The value to change: cloned first where another state shares it; forgets the digest.
+  T& mut() {
+    if (cell_.use_count() > 1) cell_ = std::make_shared<Cell>(Cell{cell_->value});
+    cell_->hashed = false;
+    return cell_->value;
+  }
+  /// `hash(value)`, computed once per version of the value.
+  template <class F>
+  uint64_t digest(F&& hash) const {
+    if (!cell_->hashed) {
+      cell_->hash = hash(cell_->value);
+      cell_->hashed = true;
+    }
+    return cell_->hash;
+  }
+  bool operator==(const Shared& o) const { return cell_ == o.cell_ || **this == *o; }
+
+ private:
+  struct Cell {
+    T value;
+    mutable uint64_t hash = 0;
+    mutable bool hashed = false;
+  };
+  std::shared_ptr<Cell> cell_;
+};
+
 /// One thread: program counter, registers and their defined flags, happens-before clock.
 struct Thread {
   uint32_t pc = 0;
@@ -120,10 +158,18 @@ struct AccessLog {
   bool operator==(const AccessLog&) const = default;
 };
 
+/// The access logs of a buffer's bytes, kBytes of them: the part of the log a step clones when it
+/// accesses one of them.
+struct LogPage {
+  static constexpr std::size_t kBytes = 64;
+  std::array<AccessLog, kBytes> at;
+  bool operator==(const LogPage&) const = default;
+};
+
 /// One buffer's bytes and their defined flags.
 struct Buffer {
   std::vector<uint8_t> bytes, undef;
-  std::vector<AccessLog> log;
+  std::vector<Shared<LogPage>> log;  ///< byte k's log: log[k / LogPage::kBytes]->at[k % kBytes]
   /// Per byte, its term over the unknown inputs (terms.hpp); empty while every byte is known.
   std::vector<uint32_t> terms;
   bool operator==(const Buffer&) const = default;
@@ -143,8 +189,10 @@ struct Arrival {
   unsigned thread = 0;
   uint32_t pc = 0;
   uint32_t bar = 0, count = 0, pred = 0;
-  bool counted = false;         ///< the instruction writes a thread count
-  std::vector<uint32_t> clock;  ///< the thread's clock when it arrived: what it releases
+  bool counted = false;  ///< the instruction writes a thread count
+  /// The thread's clock when it arrived: what it releases (shared by the states that hold the
+  /// arrival, which never change it).
+  Shared<std::vector<uint32_t>> clock;
   bool operator==(const Arrival&) const = default;
 };
 
@@ -161,10 +209,10 @@ struct PathEntry {
 struct Machine {
   std::vector<uint64_t> params;       ///< the parameter space: scalars, and buffers' addresses
   std::vector<uint32_t> param_terms;  ///< per parameter, its term (terms.hpp); empty: none
-  std::vector<Thread> threads;
-  std::vector<Buffer> buffers;  ///< [0] the shared window, then one per buffer parameter
+  std::vector<Shared<Thread>> threads;
+  std::vector<Shared<Buffer>> buffers;  ///< [0] the shared window, then one per buffer parameter
   /// Per barrier number: the threads counted in its open phase, in arrival order.
-  std::vector<std::vector<Arrival>> phase;
+  std::vector<Shared<std::vector<Arrival>>> phase;
   std::optional<Finding> stop;  ///< the path ended on this finding
   /// Lockstep only: a phase of a barrier with a thread count completed while other live threads
   /// could still have come to it: the warps that formed it were taken in the order the threads
