@@ -3,15 +3,19 @@
 //
 //   run/divergent_256     8 divergent branches and 12 warp collectives a thread: explorations/s
 //   run/straight_line     nothing to explore, a loop of integer arithmetic: thread-steps/s
+//   run/loop_l5_36        the hardware-set kernel whose walk needs the most states (112
+//                         threads, 85,262 states; its launch from loop_l5_36.json): seconds
 //   run/unknown_branches  32 threads, 4 branches on two unknown scalars: every input covered,
 //                         class by class (`warpspec run --unknown`), where the Z3 checker is built
 #include <benchmark/benchmark.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
 #include "programs/explore.hpp"
+#include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
 #ifdef WARPSPEC_BENCH_INPUTS
 #include "checker/program_inputs.hpp"
@@ -68,6 +72,21 @@ void straight_line(benchmark::State& st) {
   explore_or_fail(st, kernel("straight_line"), l);
 }
 BENCHMARK(straight_line)->Name("run/straight_line")->Unit(benchmark::kMillisecond);
+
+void loop_l5_36(benchmark::State& st) {
+  const auto p = kernel("loop_l5_36");
+  const std::string file = std::string(WARPSPEC_BENCH_PROGRAMS) + "/loop_l5_36.json";
+  std::ifstream in(file);
+  const auto l = programs::launch_from_json(nlohmann::json::parse(in), file).launch;
+  std::size_t states = 0;
+  for (auto _ : st) {
+    const auto x = programs::explore(p, l);
+    if (!x.complete) st.SkipWithError("not every schedule explored");
+    states = x.states;
+  }
+  st.counters["states"] = static_cast<double>(states);
+}
+BENCHMARK(loop_l5_36)->Name("run/loop_l5_36")->Unit(benchmark::kSecond)->Iterations(1);
 
 #ifdef WARPSPEC_BENCH_INPUTS
 void unknown_branches(benchmark::State& st) {
