@@ -1,5 +1,5 @@
 // `warpspec run` speed, single thread: whole explorations of the benchmark kernels in
-// bench/programs (one block of 256 threads each).
+// bench/programs (one block each).
 //
 //   run/divergent_256     8 divergent branches and 12 warp collectives a thread: explorations/s
 //   run/straight_line     nothing to explore, a loop of integer arithmetic: thread-steps/s
