@@ -31,13 +31,25 @@ struct WarpArrival {
 // live thread of it has made (the fewest), or where none is live, the most any thread made.
 // `made` is left holding each thread's arrivals. (Called on every settle for every open phase:
 // it keeps its counts on the stack.)
+// The threads that have not exited, per warp as lane masks: read once per look at the barriers
+// (no thread exits while barriers complete).
+struct LiveLanes {
+  std::array<uint32_t, 32> warp{};
+  explicit LiveLanes(const Machine& m) {
+    for (unsigned t = 0; t < m.threads.size(); ++t)
+      if (m.threads[t]->status != Status::Exited) warp[t / kWarp] |= uint32_t{1} << (t % kWarp);
+  }
+  bool has(unsigned t) const { return (warp[t / kWarp] >> (t % kWarp) & 1) != 0; }
+};
+
 struct FormedCounts {
   std::array<uint16_t, 1024> made;
   std::array<unsigned, 32> whole;
   unsigned total = 0;
 };
 
-void count_formed(const Machine& m, const std::vector<Arrival>& ph, FormedCounts& c) {
+void count_formed(const Machine& m, const std::vector<Arrival>& ph, const LiveLanes& live,
+                  FormedCounts& c) {
   const auto n = static_cast<unsigned>(m.threads.size());
   const unsigned warps = (n + kWarp - 1) / kWarp;
   std::fill_n(c.made.begin(), n, uint16_t{0});
@@ -47,8 +59,7 @@ void count_formed(const Machine& m, const std::vector<Arrival>& ph, FormedCounts
   most.fill(0);
   for (unsigned t = 0; t < n; ++t) {
     most[t / kWarp] = std::max<unsigned>(most[t / kWarp], c.made[t]);
-    if (m.threads[t]->status != Status::Exited)
-      c.whole[t / kWarp] = std::min<unsigned>(c.whole[t / kWarp], c.made[t]);
+    if (live.has(t)) c.whole[t / kWarp] = std::min<unsigned>(c.whole[t / kWarp], c.made[t]);
   }
   c.total = 0;
   for (unsigned w = 0; w < warps; ++w) {
@@ -58,10 +69,11 @@ void count_formed(const Machine& m, const std::vector<Arrival>& ph, FormedCounts
 }
 
 // The warp arrivals formed in the open phase `ph`, in the order they formed.
-std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph, FormedCounts& c) {
+std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph,
+                                const LiveLanes& live, FormedCounts& c) {
   std::vector<WarpArrival> out;
   if (ph.empty()) return out;
-  count_formed(m, ph, c);
+  count_formed(m, ph, live, c);
   const auto n = static_cast<unsigned>(m.threads.size());
   const unsigned warps = (n + kWarp - 1) / kWarp;
   auto& made = c.made;
@@ -89,26 +101,20 @@ std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph
   return out;
 }
 
-bool warp_is_live(const Machine& m, unsigned w) {
-  const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
-  for (unsigned t = lo; t < hi; ++t)
-    if (m.threads[t]->status != Status::Exited) return true;
-  return false;
-}
-
 // The warp arrivals a phase of `ph` takes if it completes now; empty when it does not.
-std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>& ph) {
+std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>& ph,
+                                    const LiveLanes& live) {
   if (ph.empty()) return {};
   // Most calls find the phase still short: the counts tell that without ordering anything.
   FormedCounts c;
-  count_formed(m, ph, c);
+  count_formed(m, ph, live, c);
   if (!ph.front().counted) {
     for (unsigned w = 0; w * kWarp < m.threads.size(); ++w)
-      if (c.whole[w] == 0 && warp_is_live(m, w)) return {};
+      if (c.whole[w] == 0 && live.warp[w] != 0) return {};
   } else if (ph.front().count == 0 || c.total < (ph.front().count + kWarp - 1) / kWarp) {
     return {};
   }
-  const auto all = formed(m, ph, c);
+  const auto all = formed(m, ph, live, c);
   if (!ph.front().counted) {
     // Every warp with a live thread must have arrived; each arrives once in the phase.
     std::vector<WarpArrival> take;
@@ -117,7 +123,7 @@ std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>
                              [&](const WarpArrival& a) { return a.warp == w && a.nth == 0; });
       if (it != all.end())
         take.push_back(*it);
-      else if (warp_is_live(m, w))
+      else if (live.warp[w] != 0)
         return {};
     }
     return take;
@@ -253,8 +259,9 @@ void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
         p.code[a.pc].collective->parsed.instr.form == spec::FormId::BarArrive)
       continue;
     auto& th = m.threads[a.thread].mut();
-    for (std::size_t i = 0; i < joined.size(); ++i) th.clock[i] = std::max(th.clock[i], joined[i]);
-    th.clock[a.thread]++;
+    auto& clock = th.clock.mut();
+    for (std::size_t i = 0; i < joined.size(); ++i) clock[i] = std::max(clock[i], joined[i]);
+    clock[a.thread]++;
     const auto& c = *p.code[th.pc].collective;
     if (c.d) {
       th.regs[*c.d] = r.outcome.d[a.thread];
@@ -268,7 +275,7 @@ void complete(const Program& p, const Launch& l, Machine& m, std::size_t k,
 }
 
 // Threads at bar.arrive whose warp has formed their latest arrival go on.
-bool release_arrivers(const Program& p, Machine& m) {
+bool release_arrivers(const Program& p, Machine& m, const LiveLanes& live) {
   bool moved = false;
   for (std::size_t k = 0; k < m.phase.size(); ++k) {
     const auto& ph = *m.phase[k];
@@ -281,7 +288,7 @@ bool release_arrivers(const Program& p, Machine& m) {
     std::map<unsigned, unsigned> count, formed_n;
     for (const auto& a : ph) count[a.thread]++;
     FormedCounts counts;
-    for (const auto& w : formed(m, ph, counts))
+    for (const auto& w : formed(m, ph, live, counts))
       formed_n[w.warp] = std::max(formed_n[w.warp], w.nth + 1);
     for (const auto& [t, n] : count) {
       const auto& cur = *m.threads[t];
@@ -365,9 +372,9 @@ bool arrive_at_barrier(const Program& p, Machine& m, unsigned t) {
   const std::size_t slot = std::min<uint64_t>(k.v, spec::kCtaBarriers);
   m.phase[slot].mut().push_back({t, th.pc, static_cast<uint32_t>(k.v), static_cast<uint32_t>(n.v),
                                  static_cast<uint32_t>(pred.v), c.parsed.instr.has_count,
-                                 Shared<std::vector<uint32_t>>(th.clock)});
+                                 th.clock});
   // What the thread does after bar.arrive is not released by this arrival.
-  if (c.parsed.instr.form == spec::FormId::BarArrive) th.clock[t]++;
+  if (c.parsed.instr.form == spec::FormId::BarArrive) th.clock.mut()[t]++;
   th.status = Status::Waits;
   return true;
 }
@@ -388,12 +395,13 @@ void canonical_phases(Machine& m) {
 }
 
 bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
-  bool moved = release_arrivers(p, m);
+  const LiveLanes live(m);
+  bool moved = release_arrivers(p, m, live);
   for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)
-    for (auto take = completing(m, m.phase[k]); !take.empty() && !m.stop;
-         take = completing(m, m.phase[k])) {
+    for (auto take = completing(m, m.phase[k], live); !take.empty() && !m.stop;
+         take = completing(m, m.phase[k], live)) {
       complete(p, l, m, k, take_out(m.phase[k].mut(), take));
-      moved = release_arrivers(p, m) || true;
+      moved = release_arrivers(p, m, live) || true;
     }
   return moved;
 }

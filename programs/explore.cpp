@@ -39,7 +39,7 @@ std::size_t approx_bytes(const Machine& m) {
   std::size_t n = sizeof(Node) + sizeof(PathLink);
   for (const Thread& t : m.threads)
     n += sizeof(Thread) + t.regs.capacity() * sizeof(uint64_t) + t.undef.capacity() +
-         t.clock.capacity() * sizeof(uint32_t);
+         t.clock->capacity() * sizeof(uint32_t);
   for (const Buffer& b : m.buffers) {
     n += sizeof(Buffer) + b.bytes.capacity() + b.undef.capacity() + b.log.size() * sizeof(LogPage);
     for (const LogPage& page : b.log)

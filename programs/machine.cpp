@@ -187,7 +187,7 @@ struct Exec {
     const bool strong = p.code[th.pc].strong;
     // Two volatile accesses are not a race, but their order is one the walk does not vary.
     auto ordered = [&](const Epoch& e) {
-      if (e.thread == t || e.clock <= th.clock[e.thread]) return true;
+      if (e.thread == t || e.clock <= (*th.clock)[e.thread]) return true;
       if (strong && e.strong) {
         m.strong_order = true;
         return true;
@@ -210,7 +210,7 @@ struct Exec {
                        {other->thread, t}, {in.loc, p.code[other->pc].loc});
       return false;
     }
-    const Epoch now{t, th.clock[t], th.pc, strong};
+    const Epoch now{t, (*th.clock)[t], th.pc, strong};
     if (is_write) {
       log.write = now;
       log.reads.clear();
@@ -542,8 +542,9 @@ Machine start(const Program& p, const Launch& l) {
     auto& th = m.threads[t].mut();
     th.regs.assign(p.regs.size(), 0);
     th.undef.assign(p.regs.size(), 1);  // registers start undefined
-    th.clock.assign(l.threads, 0);
-    th.clock[t] = 1;
+    auto& clock = th.clock.mut();
+    clock.assign(l.threads, 0);
+    clock[t] = 1;
     if (l.terms) th.terms.assign(p.regs.size(), 0);
   }
   return m;
@@ -674,6 +675,12 @@ bool same_thread(const Thread& a, const Thread& b) {
          a.clock == b.clock && a.path == b.path && a.owes == b.owes && a.terms == b.terms;
 }
 
+uint64_t clock_digest(const std::vector<uint32_t>& clock) {
+  Hasher h;
+  h.add_all(clock);
+  return h.h;
+}
+
 uint64_t thread_digest(const Thread& th) {
   Hasher h;
   h.add(uint64_t{th.owes} << 32 | th.pc);
@@ -681,7 +688,7 @@ uint64_t thread_digest(const Thread& th) {
   h.add(static_cast<uint64_t>(th.status));
   h.add_all(th.regs);
   h.add_all(th.undef);
-  h.add_all(th.clock);
+  h.add(th.clock.digest(clock_digest));
   if (!th.terms.empty()) h.add_all(th.terms);  // only with unknown inputs
   return h.h;
 }
@@ -694,12 +701,6 @@ uint64_t log_digest(const LogPage& page) {
     h.add(log.reads.size());
     for (const auto& r : log.reads) h.add(uint64_t{r.thread} << 32 | r.clock);
   }
-  return h.h;
-}
-
-uint64_t clock_digest(const std::vector<uint32_t>& clock) {
-  Hasher h;
-  h.add_all(clock);
   return h.h;
 }
 

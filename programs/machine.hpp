@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "programs/program.hpp"
@@ -92,18 +93,32 @@ inline constexpr uint32_t kOwesNothing = UINT32_MAX;
 
 /// A part of a state that states share until one of them changes it (copy on write): copying a
 /// state copies one pointer per thread and buffer, and a step clones only what it changes. The
-/// part's digest is kept once taken, until the part is changed.
+/// part's digest is kept once taken, until the part is changed. The count of sharers is a plain
+/// integer, not an atomic one (a state is copied and dropped on every step of a walk): states
+/// that share parts must stay on one thread.
 template <class T>
 class Shared {
  public:
-  Shared() : cell_(std::make_shared<Cell>()) {}
-  explicit Shared(T value) : cell_(std::make_shared<Cell>(Cell{std::move(value)})) {}
+  Shared() : cell_(new Cell{}) {}
+  explicit Shared(T value) : cell_(new Cell{std::move(value)}) {}
+  Shared(const Shared& o) : cell_(o.cell_) { ++cell_->sharers; }
+  Shared(Shared&& o) noexcept : cell_(o.cell_) { o.cell_ = nullptr; }
+  Shared& operator=(Shared o) noexcept {
+    std::swap(cell_, o.cell_);
+    return *this;
+  }
+  ~Shared() {
+    if (cell_ && --cell_->sharers == 0) delete cell_;
+  }
   const T& operator*() const { return cell_->value; }
   const T* operator->() const { return &cell_->value; }
   operator const T&() const { return cell_->value; }  // NOLINT: reads see the value
   /// The value to change: cloned first where another state shares it; forgets the digest.
   T& mut() {
-    if (cell_.use_count() > 1) cell_ = std::make_shared<Cell>(Cell{cell_->value});
+    if (cell_->sharers > 1) {
+      --cell_->sharers;
+      cell_ = new Cell{cell_->value};
+    }
     cell_->hashed = false;
     return cell_->value;
   }
@@ -123,8 +138,9 @@ class Shared {
     T value;
     mutable uint64_t hash = 0;
     mutable bool hashed = false;
+    uint32_t sharers = 1;
   };
-  std::shared_ptr<Cell> cell_;
+  Cell* cell_;
 };
 
 /// One thread: program counter, registers and their defined flags, happens-before clock.
@@ -132,8 +148,10 @@ struct Thread {
   uint32_t pc = 0;
   Status status = Status::Runs;
   std::vector<uint64_t> regs;
-  std::vector<uint8_t> undef;   ///< 1 where the register holds an undefined value
-  std::vector<uint32_t> clock;  ///< vector clock over the block's threads
+  std::vector<uint8_t> undef;  ///< 1 where the register holds an undefined value
+  /// Vector clock over the block's threads; only synchronisation changes it, so the states and
+  /// barrier arrivals that hold it unchanged share it.
+  Shared<std::vector<uint32_t>> clock;
   /// The conditional branches the thread took since it last executed a collective: threads
   /// with the same path are the ones a scheduler most plausibly keeps together.
   uint64_t path = 0;

@@ -98,9 +98,9 @@ inline void join_clocks(Machine& m, const std::vector<unsigned>& from,
   std::vector<uint32_t> joined(m.threads.size(), 0);
   for (unsigned t : from)
     for (std::size_t k = 0; k < joined.size(); ++k)
-      joined[k] = std::max(joined[k], m.threads[t]->clock[k]);
+      joined[k] = std::max(joined[k], (*m.threads[t]->clock)[k]);
   for (unsigned t : to) {
-    auto& c = m.threads[t].mut().clock;
+    auto& c = m.threads[t].mut().clock.mut();
     for (std::size_t k = 0; k < joined.size(); ++k) c[k] = std::max(c[k], joined[k]);
     c[t]++;
   }

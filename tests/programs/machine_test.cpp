@@ -900,7 +900,7 @@ TEST(Programs, TheDigestTellsApartWhatSameStateTellsApart) {
   // The copies share a's threads and buffers, whose digests a's were taken from: a change
   // clones the part it changes and takes its digest again.
   differs([](Machine& c) { c.threads[3].mut().regs[0] ^= 1; });
-  differs([](Machine& c) { c.threads[0].mut().clock[1]++; });
+  differs([](Machine& c) { c.threads[0].mut().clock.mut()[1]++; });
   differs([](Machine& c) { c.buffers.back().mut().bytes[0] ^= 1; });
   differs([](Machine& c) { c.phase[1].mut().front().count = 96; });
   differs([](Machine& c) { c.strong_order = true; });
