@@ -9,6 +9,7 @@
 // results), and a phase left open when nothing can move is judged the same way.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <climits>
 #include <map>
 
@@ -105,15 +106,21 @@ std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph
 std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>& ph,
                                     const LiveLanes& live) {
   if (ph.empty()) return {};
-  // Most calls find the phase still short: the counts tell that without ordering anything.
-  FormedCounts c;
-  count_formed(m, ph, live, c);
-  if (!ph.front().counted) {
-    for (unsigned w = 0; w * kWarp < m.threads.size(); ++w)
-      if (c.whole[w] == 0 && live.warp[w] != 0) return {};
-  } else if (ph.front().count == 0 || c.total < (ph.front().count + kWarp - 1) / kWarp) {
-    return {};
+  // Most calls find the phase still short, which each warp's count of arrivals tells: a warp
+  // has formed at most that count over its live threads (every live thread arrives in each).
+  std::array<unsigned, 32> arrivals{};
+  for (const auto& a : ph) ++arrivals[a.thread / kWarp];
+  const unsigned block_warps = static_cast<unsigned>((m.threads.size() + kWarp - 1) / kWarp);
+  unsigned at_most = 0;
+  for (unsigned w = 0; w < block_warps; ++w) {
+    const auto n = static_cast<unsigned>(std::popcount(live.warp[w]));
+    if (!ph.front().counted && n > 0 && arrivals[w] < n) return {};
+    at_most += n > 0 ? arrivals[w] / n : arrivals[w];
   }
+  if (ph.front().counted &&
+      (ph.front().count == 0 || at_most < (ph.front().count + kWarp - 1) / kWarp))
+    return {};
+  FormedCounts c;
   const auto all = formed(m, ph, live, c);
   if (!ph.front().counted) {
     // Every warp with a live thread must have arrived; each arrives once in the phase.

@@ -1,8 +1,10 @@
 #include "programs/machine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
+#include <new>
 #include <stdexcept>
 
 #include "model/eval.hpp"
@@ -13,6 +15,100 @@
 #include "spec/target.hpp"
 
 namespace warpspec::programs {
+
+// ---------------------------------------------------------------- the block pool
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WARPSPEC_POOL_BLOCKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPSPEC_POOL_BLOCKS 0
+#endif
+#endif
+#ifndef WARPSPEC_POOL_BLOCKS
+#define WARPSPEC_POOL_BLOCKS 1
+#endif
+
+namespace {
+
+// Set when this thread's pool is gone (a block freed later goes to the general allocator).
+thread_local bool pool_gone = false;
+
+// A few sizes of blocks, each with its free blocks as a list threaded through them. Sizes past
+// the first few seen go straight to the general allocator.
+class BlockPool {
+ public:
+  BlockPool() = default;
+  BlockPool(const BlockPool&) = delete;
+  BlockPool& operator=(const BlockPool&) = delete;
+  ~BlockPool() {
+    pool_gone = true;
+    for (auto& c : classes_)
+      while (c.free) {
+        Free* next = c.free->next;
+        ::operator delete(c.free);
+        c.free = next;
+      }
+  }
+  void* allocate(std::size_t bytes) {
+    if (Class* c = find(bytes); c && c->free) {
+      Free* block = c->free;
+      c->free = block->next;
+      return block;
+    }
+    return ::operator new(std::max(bytes, sizeof(Free)));
+  }
+  void release(void* block, std::size_t bytes) noexcept {
+    if (Class* c = find(bytes)) {
+      auto* f = static_cast<Free*>(block);
+      f->next = c->free;
+      c->free = f;
+      return;
+    }
+    ::operator delete(block);
+  }
+
+ private:
+  struct Free {
+    Free* next;
+  };
+  struct Class {
+    std::size_t bytes = 0;
+    Free* free = nullptr;
+  };
+  Class* find(std::size_t bytes) {
+    for (auto& c : classes_) {
+      if (c.bytes == bytes) return &c;
+      if (c.bytes == 0) {
+        c.bytes = bytes;
+        return &c;
+      }
+    }
+    return nullptr;
+  }
+  std::array<Class, 16> classes_{};
+};
+
+BlockPool& block_pool() {
+  thread_local BlockPool pool;
+  return pool;
+}
+
+}  // namespace
+
+void* detail::pool_allocate(std::size_t bytes) {
+  if (!WARPSPEC_POOL_BLOCKS || pool_gone) return ::operator new(bytes);
+  return block_pool().allocate(bytes);
+}
+
+void detail::pool_free(void* block, std::size_t bytes) noexcept {
+  if (!WARPSPEC_POOL_BLOCKS || pool_gone) {
+    ::operator delete(block);
+    return;
+  }
+  block_pool().release(block, bytes);
+}
+
 using namespace detail;
 namespace {
 
@@ -639,33 +735,38 @@ struct Hasher {
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 31;
   }
-  template <class T>
-  void add_all(const std::vector<T>& xs) {
+  // Four independent lanes, folded at the end: the mixing steps of one word do not wait for
+  // the previous word's. `word(i)` is the i-th of `n` words.
+  template <class F>
+  void add_words(std::size_t n, F&& word) {
+    uint64_t lane[4] = {h, h ^ 0x94d049bb133111ebull, h + 0x2545f4914f6cdd1dull, ~h};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+      for (unsigned k = 0; k < 4; ++k) {
+        lane[k] = (lane[k] ^ word(i + k)) * 0xbf58476d1ce4e5b9ull;
+        lane[k] ^= lane[k] >> 29;
+      }
+    for (; i < n; ++i) add(word(i));
+    for (uint64_t v : lane) add(v);
+  }
+  template <class V>
+  void add_all(const V& xs) {
+    using T = typename V::value_type;
     add(xs.size());
     if constexpr (sizeof(T) == 1) {
-      // Bytes: eight to a word.
-      std::size_t i = 0;
-      for (; i + 8 <= xs.size(); i += 8) {
-        uint64_t w;
-        std::memcpy(&w, xs.data() + i, 8);
-        add(w);
-      }
-      uint64_t tail = 0;
-      for (std::size_t k = 0; i + k < xs.size(); ++k)
-        tail |= uint64_t{static_cast<uint8_t>(xs[i + k])} << (8 * k);
-      add(tail);
+      // Bytes: eight to a word, the last one filled with zeros.
+      const std::size_t n = xs.size();
+      add_words((n + 7) / 8, [&](std::size_t w) {
+        uint64_t v = 0;
+        if (8 * w + 8 <= n)
+          std::memcpy(&v, xs.data() + 8 * w, 8);
+        else
+          for (std::size_t k = 8 * w; k < n; ++k)
+            v |= uint64_t{static_cast<uint8_t>(xs[k])} << (8 * (k - 8 * w));
+        return v;
+      });
     } else {
-      // Four independent lanes, folded at the end: the mixing steps of one word do not wait
-      // for the previous word's.
-      uint64_t lane[4] = {h, h ^ 0x94d049bb133111ebull, h + 0x2545f4914f6cdd1dull, ~h};
-      std::size_t i = 0;
-      for (; i + 4 <= xs.size(); i += 4)
-        for (unsigned k = 0; k < 4; ++k) {
-          lane[k] = (lane[k] ^ static_cast<uint64_t>(xs[i + k])) * 0xbf58476d1ce4e5b9ull;
-          lane[k] ^= lane[k] >> 29;
-        }
-      for (; i < xs.size(); ++i) add(static_cast<uint64_t>(xs[i]));
-      for (uint64_t v : lane) add(v);
+      add_words(xs.size(), [&](std::size_t i) { return static_cast<uint64_t>(xs[i]); });
     }
   }
 };

@@ -91,6 +91,27 @@ enum class Status : uint8_t { Runs, Waits, Exited, AtBarrier };
 /// Thread::owes when the thread owes no barrier.
 inline constexpr uint32_t kOwesNothing = UINT32_MAX;
 
+namespace detail {
+/// Blocks of `bytes` bytes, kept by the thread that freed them for its next request of that
+/// size: a walk clones and drops the same few sizes of state parts on every step, which the
+/// general allocator serves slowly above its small-block caches. (Blocks go straight to the
+/// general allocator under AddressSanitizer, which then sees every use after a free.)
+void* pool_allocate(std::size_t bytes);
+void pool_free(void* block, std::size_t bytes) noexcept;
+
+/// A std::allocator through the pool, for the per-thread register files.
+template <class T>
+struct PoolAllocator {
+  using value_type = T;
+  PoolAllocator() = default;
+  template <class U>
+  PoolAllocator(const PoolAllocator<U>&) {}  // NOLINT: rebinding
+  T* allocate(std::size_t n) { return static_cast<T*>(pool_allocate(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { pool_free(p, n * sizeof(T)); }
+  bool operator==(const PoolAllocator&) const { return true; }
+};
+}  // namespace detail
+
 /// A part of a state that states share until one of them changes it (copy on write): copying a
 /// state copies one pointer per thread and buffer, and a step clones only what it changes. The
 /// part's digest is kept once taken, until the part is changed. The count of sharers is a plain
@@ -139,6 +160,8 @@ class Shared {
     mutable uint64_t hash = 0;
     mutable bool hashed = false;
     uint32_t sharers = 1;
+    static void* operator new(std::size_t bytes) { return detail::pool_allocate(bytes); }
+    static void operator delete(void* p, std::size_t bytes) { detail::pool_free(p, bytes); }
   };
   Cell* cell_;
 };
@@ -147,8 +170,9 @@ class Shared {
 struct Thread {
   uint32_t pc = 0;
   Status status = Status::Runs;
-  std::vector<uint64_t> regs;
-  std::vector<uint8_t> undef;  ///< 1 where the register holds an undefined value
+  std::vector<uint64_t, detail::PoolAllocator<uint64_t>> regs;
+  std::vector<uint8_t, detail::PoolAllocator<uint8_t>> undef;  ///< 1 where the register holds
+                                                               ///< an undefined value
   /// Vector clock over the block's threads; only synchronisation changes it, so the states and
   /// barrier arrivals that hold it unchanged share it.
   Shared<std::vector<uint32_t>> clock;
