@@ -891,11 +891,22 @@ TEST(Programs, TheDigestTellsApartWhatSameStateTellsApart) {
   Machine b = a;
   EXPECT_TRUE(same_state(a, b));
   EXPECT_EQ(digest(a), digest(b));
+  // The same state built again, sharing nothing with a.
+  Machine apart = start(p, l);
+  settle(p, l, apart);
+  apply(p, l, apart, arrive[0]);
+  ASSERT_TRUE(same_state(a, apart));
+  const uint64_t before = digest(a);
   auto differs = [&](auto change) {
     Machine c = a;
     change(c);
     EXPECT_FALSE(same_state(a, c));
     EXPECT_NE(digest(a), digest(c));
+    // The change went to c's own copy of the part: a and b, which shared it, are as they were.
+    EXPECT_TRUE(same_state(a, apart));
+    EXPECT_TRUE(same_state(b, apart));
+    EXPECT_EQ(digest(a), before);
+    EXPECT_EQ(digest(b), before);
   };
   // The copies share a's threads and buffers, whose digests a's were taken from: a change
   // clones the part it changes and takes its digest again.
