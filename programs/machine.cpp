@@ -34,8 +34,9 @@ namespace {
 // Set when this thread's pool is gone (a block freed later goes to the general allocator).
 thread_local bool pool_gone = false;
 
-// A few sizes of blocks, each with its free blocks as a list threaded through them. Sizes past
-// the first few seen go straight to the general allocator.
+// A few sizes of blocks, each with its free blocks as a list threaded through them. A size not
+// among them takes the place of the one used longest ago, whose blocks go back to the general
+// allocator: a process that walks kernel after kernel keeps blocks of the sizes in use only.
 class BlockPool {
  public:
   BlockPool() = default;
@@ -43,12 +44,7 @@ class BlockPool {
   BlockPool& operator=(const BlockPool&) = delete;
   ~BlockPool() {
     pool_gone = true;
-    for (auto& c : classes_)
-      while (c.free) {
-        Free* next = c.free->next;
-        ::operator delete(c.free);
-        c.free = next;
-      }
+    for (auto& c : classes_) empty(c);
   }
   void* allocate(std::size_t bytes) {
     if (Class* c = find(bytes); c && c->free) {
@@ -75,18 +71,31 @@ class BlockPool {
   struct Class {
     std::size_t bytes = 0;
     Free* free = nullptr;
+    uint64_t used = 0;  // the tick of its last use
   };
+  static void empty(Class& c) {
+    while (c.free) {
+      Free* next = c.free->next;
+      ::operator delete(c.free);
+      c.free = next;
+    }
+  }
   Class* find(std::size_t bytes) {
+    ++tick_;
+    Class* oldest = &classes_[0];
     for (auto& c : classes_) {
-      if (c.bytes == bytes) return &c;
-      if (c.bytes == 0) {
-        c.bytes = bytes;
+      if (c.bytes == bytes) {
+        c.used = tick_;
         return &c;
       }
+      if (c.used < oldest->used) oldest = &c;
     }
-    return nullptr;
+    empty(*oldest);
+    *oldest = Class{bytes, nullptr, tick_};
+    return oldest;
   }
   std::array<Class, 16> classes_{};
+  uint64_t tick_ = 0;
 };
 
 BlockPool& block_pool() {
