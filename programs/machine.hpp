@@ -137,8 +137,9 @@ class Shared {
   /// The value to change: cloned first where another state shares it; forgets the digest.
   T& mut() {
     if (cell_->sharers > 1) {
+      Cell* own = new Cell{cell_->value};  // first: a copy that throws leaves the count as it was
       --cell_->sharers;
-      cell_ = new Cell{cell_->value};
+      cell_ = own;
     }
     cell_->hashed = false;
     return cell_->value;
