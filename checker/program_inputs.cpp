@@ -80,7 +80,7 @@ class Z3Terms final : public programs::Terms {
                  const std::array<uint64_t, 4>& values) override {
     // A term that has grown past kMaxCost (a loop that carries an unknown through many
     // iterations) is not built: its sources are pinned to their values instead, which keeps the
-    // class exact, only smaller.
+    // class exact, only smaller. (That answer is not memoised: each walk must pin afresh.)
     Key key{1, reinterpret_cast<uintptr_t>(&in)};
     for (std::size_t k = 0; k < terms.size(); ++k) key.push_back(terms[k] ? terms[k] : ~values[k]);
     if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
@@ -113,14 +113,15 @@ class Z3Terms final : public programs::Terms {
   uint32_t join(const uint32_t* terms, const uint8_t* values, unsigned n, bool is_signed) override {
     Key key{5, is_signed};
     for (unsigned k = 0; k < n; ++k) key.push_back(terms[k] ? terms[k] : ~uint64_t{values[k]});
-    if (const auto hit = memo_.find(key); hit != memo_.end()) return hit->second;
-    z3::expr w = d_.k(0);
-    uint64_t cost = 1;
-    for (unsigned k = 0; k < n; ++k) {
-      w = w | z3::shl(word(terms[k], values[k]), d_.k(8 * k));
-      cost = std::max(cost, cost_[terms[k]] + 1);  // the bytes of one word share their tree
-    }
-    return memo_[key] = intern(is_signed ? programs::alu::sext(d_, w, 8 * n) : w, cost);
+    return memo(key, [&] {
+      z3::expr w = d_.k(0);
+      uint64_t cost = 1;
+      for (unsigned k = 0; k < n; ++k) {
+        w = w | z3::shl(word(terms[k], values[k]), d_.k(8 * k));
+        cost = std::max(cost, cost_[terms[k]] + 1);  // the bytes of one word share their tree
+      }
+      return intern(is_signed ? programs::alu::sext(d_, w, 8 * n) : w, cost);
+    });
   }
   void pin(uint32_t term, uint64_t value) override { add_pin(table_[term] == d_.k(value)); }
   void pin_zero(uint32_t term, bool zero) override {
@@ -269,10 +270,7 @@ std::optional<std::string> readable(const z3::expr& e, int& budget) {
   }
   if (e.is_true()) return "true";
   if (e.is_false()) return "false";
-  if (e.is_const()) {
-    std::string n = e.decl().name().str();
-    return n;
-  }
+  if (e.is_const()) return e.decl().name().str();
   if (!e.is_app()) return e.to_string();
   const unsigned n = e.num_args();
   bool whole = true;

@@ -28,21 +28,19 @@ struct WarpArrival {
   std::size_t formed_at;
 };
 
-// Per warp, how many of its arrivals the open phase `ph` holds formed: how many arrivals every
-// live thread of it has made (the fewest), or where none is live, the most any thread made.
-// `made` is left holding each thread's arrivals. (Called on every settle for every open phase:
-// it keeps its counts on the stack.)
-// The threads that have not exited, per warp as lane masks: read once per look at the barriers
-// (no thread exits while barriers complete).
+// The lanes of each warp that have not exited (live_lanes): read once per look at the barriers,
+// as no thread exits while barriers complete.
 struct LiveLanes {
   std::array<uint32_t, 32> warp{};
   explicit LiveLanes(const Machine& m) {
-    for (unsigned t = 0; t < m.threads.size(); ++t)
-      if (m.threads[t]->status != Status::Exited) warp[t / kWarp] |= uint32_t{1} << (t % kWarp);
+    for (unsigned w = 0; w * kWarp < m.threads.size(); ++w) warp[w] = live_lanes(m, w);
   }
   bool has(unsigned t) const { return (warp[t / kWarp] >> (t % kWarp) & 1) != 0; }
 };
 
+// Per thread, its arrivals in an open phase; per warp, how many arrivals the phase holds formed:
+// how many every live thread of it has made (the fewest), or where none is live, the most any
+// thread made. (Taken on every settle for every open phase: the counts stay on the stack.)
 struct FormedCounts {
   std::array<uint16_t, 1024> made;
   std::array<unsigned, 32> whole;
@@ -71,9 +69,10 @@ void count_formed(const Machine& m, const std::vector<Arrival>& ph, const LiveLa
 
 // The warp arrivals formed in the open phase `ph`, in the order they formed.
 std::vector<WarpArrival> formed(const Machine& m, const std::vector<Arrival>& ph,
-                                const LiveLanes& live, FormedCounts& c) {
+                                const LiveLanes& live) {
   std::vector<WarpArrival> out;
   if (ph.empty()) return out;
+  FormedCounts c;
   count_formed(m, ph, live, c);
   const auto n = static_cast<unsigned>(m.threads.size());
   const unsigned warps = (n + kWarp - 1) / kWarp;
@@ -120,8 +119,7 @@ std::vector<WarpArrival> completing(const Machine& m, const std::vector<Arrival>
   if (ph.front().counted &&
       (ph.front().count == 0 || at_most < (ph.front().count + kWarp - 1) / kWarp))
     return {};
-  FormedCounts c;
-  const auto all = formed(m, ph, live, c);
+  const auto all = formed(m, ph, live);
   if (!ph.front().counted) {
     // Every warp with a live thread must have arrived; each arrives once in the phase.
     std::vector<WarpArrival> take;
@@ -294,8 +292,7 @@ bool release_arrivers(const Program& p, Machine& m, const LiveLanes& live) {
       continue;
     std::map<unsigned, unsigned> count, formed_n;
     for (const auto& a : ph) count[a.thread]++;
-    FormedCounts counts;
-    for (const auto& w : formed(m, ph, live, counts))
+    for (const auto& w : formed(m, ph, live))
       formed_n[w.warp] = std::max(formed_n[w.warp], w.nth + 1);
     for (const auto& [t, n] : count) {
       const auto& cur = *m.threads[t];
@@ -402,6 +399,9 @@ void canonical_phases(Machine& m) {
 }
 
 bool complete_barriers(const Program& p, const Launch& l, Machine& m) {
+  // Called after every thread's run: with no arrival anywhere there is nothing to look at.
+  if (std::all_of(m.phase.begin(), m.phase.end(), [](const auto& ph) { return ph->empty(); }))
+    return false;
   const LiveLanes live(m);
   bool moved = release_arrivers(p, m, live);
   for (std::size_t k = 0; k < m.phase.size() && !m.stop; ++k)

@@ -42,14 +42,7 @@ Val mask_of(const Program& p, const Thread& th) {
 
 // The lanes a waiting thread's membermask names that exist and have not exited, as a mask.
 uint32_t named_lanes(const Program& p, const Machine& m, unsigned t) {
-  const unsigned base = t / kWarp * kWarp;
-  uint32_t out = static_cast<uint32_t>(mask_of(p, m.threads[t]).v);
-  for (uint32_t rest = out; rest; rest &= rest - 1) {
-    const unsigned j = static_cast<unsigned>(std::countr_zero(rest));
-    if (base + j >= m.threads.size() || m.threads[base + j]->status == Status::Exited)
-      out &= ~(uint32_t{1} << j);
-  }
-  return out;
+  return static_cast<uint32_t>(mask_of(p, m.threads[t]).v) & live_lanes(m, t / kWarp);
 }
 
 // The same as thread numbers.
@@ -64,7 +57,6 @@ std::vector<unsigned> named(const Program& p, const Machine& m, unsigned t) {
 // What the groups of one warp are built from, read once per warp and state: the lanes that exist
 // and have not exited, and of the lanes waiting at a warp collective, where and with what mask.
 struct WarpFacts {
-  unsigned base = 0;
   uint32_t live = 0, at_collective = 0;
   std::array<int, kWarp> key{};
   std::array<uint32_t, kWarp> pc{};
@@ -74,10 +66,9 @@ struct WarpFacts {
 WarpFacts warp_facts(const Program& p, const Machine& m, unsigned w) {
   WarpFacts f;
   const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
-  f.base = lo;
+  f.live = live_lanes(m, w);
   for (unsigned t = lo; t < hi; ++t) {
     const unsigned j = t - lo;
-    if (m.threads[t]->status != Status::Exited) f.live |= uint32_t{1} << j;
     if (!waits_at_warp_collective(p, m, t)) continue;
     f.at_collective |= uint32_t{1} << j;
     f.pc[j] = m.threads[t]->pc;
@@ -93,8 +84,8 @@ WarpFacts warp_facts(const Program& p, const Machine& m, unsigned w) {
 // wait until the named threads have executed the instruction with the same qualifiers and the
 // same membermask: a thread that passes another mask elsewhere does not release it, though it
 // may come back with this one). A thread whose membermask is undefined forms a group of its own,
-// whose execution reports it.
-std::vector<unsigned> ready_group(const WarpFacts& f, unsigned lane) {
+// whose execution reports it. The group as lanes of the warp (0: none).
+uint32_t ready_group(const WarpFacts& f, unsigned lane) {
   const int key = f.key[lane];
   const Val mask = f.mask[lane];
   // Lanes, as masks: the group so far and those whose names are still to follow.
@@ -102,27 +93,21 @@ std::vector<unsigned> ready_group(const WarpFacts& f, unsigned lane) {
   while (todo) {
     const unsigned j = static_cast<unsigned>(std::countr_zero(todo));
     todo &= todo - 1;
-    if (f.mask[j].undef) {
-      if (j == lane) return {f.base + lane};
-      return {};
-    }
+    if (f.mask[j].undef) return j == lane ? uint32_t{1} << lane : 0;
     const uint32_t names = static_cast<uint32_t>(f.mask[j].v) & f.live;
     for (uint32_t fresh = names & ~group; fresh; fresh &= fresh - 1) {
       const unsigned u = static_cast<unsigned>(std::countr_zero(fresh));
-      if (!(f.at_collective >> u & 1) || f.key[u] != key) return {};
+      if (!(f.at_collective >> u & 1) || f.key[u] != key) return 0;
       // At one instruction threads meet whatever their masks, and the model judges a mismatch
       // (the H100 hangs on one: docs/observed-behaviour.md); from another instruction, only a
       // thread with the same mask releases this one.
       const Val other = f.mask[u];
-      if (f.pc[u] != f.pc[lane] && !other.undef && !mask.undef && other.v != mask.v) return {};
+      if (f.pc[u] != f.pc[lane] && !other.undef && !mask.undef && other.v != mask.v) return 0;
     }
     todo |= names & ~group;
     group |= names;
   }
-  std::vector<unsigned> out;
-  for (; group; group &= group - 1)
-    out.push_back(f.base + static_cast<unsigned>(std::countr_zero(group)));
-  return out;
+  return group;
 }
 
 // The groups of `ts` (threads at one __activemask) offered: every non-empty subset when there
@@ -334,12 +319,10 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
       if (is_activemask(in)) {
         at_activemask[th.pc].push_back(t);
       } else if (!is_block_barrier(in)) {
-        auto g = ready_group(facts, t - lo);
-        uint32_t lanes = 0;
-        for (unsigned u : g) lanes |= uint32_t{1} << (u - lo);
-        if (!g.empty() && std::find(seen.begin(), seen.end(), lanes) == seen.end()) {
+        const uint32_t lanes = ready_group(facts, t - lo);
+        if (lanes != 0 && std::find(seen.begin(), seen.end(), lanes) == seen.end()) {
           seen.push_back(lanes);
-          out.push_back({Choice::Kind::Collective, std::move(g)});
+          out.push_back({Choice::Kind::Collective, threads_of(w, lanes)});
         }
       }
     }

@@ -18,22 +18,6 @@ namespace {
 
 constexpr uint32_t kWhole = std::numeric_limits<uint32_t>::max();
 
-// The lanes of warp w that exist and have not exited.
-uint32_t live_lanes(const Machine& m, unsigned w) {
-  uint32_t live = 0;
-  const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
-  for (unsigned t = lo; t < hi; ++t)
-    if (m.threads[t]->status != Status::Exited) live |= uint32_t{1} << (t - lo);
-  return live;
-}
-
-std::vector<unsigned> threads_of(unsigned w, uint32_t lanes) {
-  std::vector<unsigned> out;
-  for (; lanes; lanes &= lanes - 1)
-    out.push_back(w * kWarp + static_cast<unsigned>(std::countr_zero(lanes)));
-  return out;
-}
-
 // The lanes of `lanes` whose guard holds at their instruction; nullopt when the path stopped.
 std::optional<uint32_t> guarded(const Program& p, const Launch& l, Machine& m, unsigned w,
                                 uint32_t lanes) {

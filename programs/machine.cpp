@@ -613,8 +613,9 @@ Machine start(const Program& p, const Launch& l) {
     return b;
   };
   // Shared memory starts undefined, as on the hardware.
-  m.buffers.emplace_back(buffer(p.shared_bytes));
-  std::fill(m.buffers[0].mut().undef.begin(), m.buffers[0].mut().undef.end(), 1);
+  Buffer window = buffer(p.shared_bytes);
+  std::fill(window.undef.begin(), window.undef.end(), 1);
+  m.buffers.emplace_back(std::move(window));
   const auto& params = l.params;
   m.params.resize(params.size());
   for (std::size_t k = 0; k < params.size(); ++k) m.params[k] = params[k].value;

@@ -2,6 +2,7 @@
 // What the machine's files share: values with their defined flag, operand reads of
 // collectives, clocks, and how findings name places. Not part of the public interface.
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <string>
 #include <utility>
@@ -90,6 +91,23 @@ inline Val reg_or(const Thread& th, std::optional<uint32_t> reg, std::optional<u
 /// The threads that exist in warp w: [first, last).
 inline std::pair<unsigned, unsigned> warp_threads(unsigned block, unsigned w) {
   return {w * kWarp, std::min(block, (w + 1) * kWarp)};
+}
+
+/// The threads of warp w that `lanes` names, in order.
+inline std::vector<unsigned> threads_of(unsigned w, uint32_t lanes) {
+  std::vector<unsigned> out;
+  for (; lanes; lanes &= lanes - 1)
+    out.push_back(w * kWarp + static_cast<unsigned>(std::countr_zero(lanes)));
+  return out;
+}
+
+/// The lanes of warp w that exist and have not exited.
+inline uint32_t live_lanes(const Machine& m, unsigned w) {
+  uint32_t live = 0;
+  const auto [lo, hi] = warp_threads(static_cast<unsigned>(m.threads.size()), w);
+  for (unsigned t = lo; t < hi; ++t)
+    if (m.threads[t]->status != Status::Exited) live |= uint32_t{1} << (t - lo);
+  return live;
 }
 
 /// Everything the threads of `from` did happens before what the threads of `to` do next.
