@@ -92,4 +92,135 @@ std::vector<uint32_t> reconvergence_points(const Program& p) {
   return out;
 }
 
+namespace {
+
+// Registers an instruction reads, and those it surely writes (none under a guard).
+void uses_and_writes(const Instruction& in, std::vector<uint32_t>& uses,
+                     std::vector<uint32_t>& writes) {
+  auto use = [&](const Operand& o) {
+    if (o.kind == Operand::Kind::Reg) uses.push_back(o.reg);
+  };
+  if (in.guard) use(*in.guard);
+  for (const auto& o : in.src) use(o);
+  use(in.addr);
+  if (in.collective) {
+    const auto& c = *in.collective;
+    for (const auto& r : {c.a, c.mask, c.b, c.c, c.bar, c.count})
+      if (r) uses.push_back(*r);
+  }
+  if (in.guard) return;
+  for (const auto& o : in.dst)
+    if (o.kind == Operand::Kind::Reg) writes.push_back(o.reg);
+  if (in.collective) {
+    if (in.collective->d) writes.push_back(*in.collective->d);
+    if (in.collective->p) writes.push_back(*in.collective->p);
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<uint32_t>> live_registers(const Program& p,
+                                                  const std::vector<uint32_t>& always) {
+  const auto n = static_cast<uint32_t>(p.code.size());
+  const std::size_t words = (p.regs.size() + 63) / 64;
+  using Row = std::vector<uint64_t>;
+  auto set = [](Row& r, uint32_t reg) { r[reg / 64] |= uint64_t{1} << (reg % 64); };
+  Row base(words, 0);
+  for (uint32_t r : always) set(base, r);
+  std::vector<Row> use(n, Row(words, 0)), kill(n, Row(words, 0));
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<uint32_t> u, w;
+    uses_and_writes(p.code[i], u, w);
+    for (uint32_t r : u) set(use[i], r);
+    for (uint32_t r : w) set(kill[i], r);
+  }
+  // live[n]: an exited thread. Backwards to the least fixed point.
+  std::vector<Row> live(n + 1, base);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = n; i-- > 0;) {
+      const auto& in = p.code[i];
+      Row out = base;
+      auto join = [&](uint32_t s) {
+        for (std::size_t k = 0; k < words; ++k) out[k] |= live[std::min(s, n)][k];
+      };
+      if (in.op == Op::Bra) join(in.target);
+      if (in.op == Op::Ret || in.op == Op::Exit) join(n);
+      if (!ends_block(in) || in.guard) join(i + 1);
+      for (std::size_t k = 0; k < words; ++k) out[k] = (out[k] & ~kill[i][k]) | use[i][k] | base[k];
+      if (out != live[i]) {
+        live[i] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+  std::vector<std::vector<uint32_t>> lists(n + 1);
+  for (uint32_t i = 0; i <= n; ++i)
+    for (uint32_t r = 0; r < p.regs.size(); ++r)
+      if (live[i][r / 64] >> (r % 64) & 1) lists[i].push_back(r);
+  return lists;
+}
+
+std::vector<std::vector<uint32_t>> instructions_ahead(
+    const Program& p, const std::function<bool(const Instruction&)>& which) {
+  const auto n = static_cast<uint32_t>(p.code.size());
+  std::vector<std::vector<uint32_t>> preds(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto& in = p.code[i];
+    if (in.op == Op::Bra && in.target < n) preds[in.target].push_back(i);
+    if ((!ends_block(in) || in.guard) && i + 1 < n) preds[i + 1].push_back(i);
+  }
+  std::vector<std::vector<uint32_t>> ahead(n);
+  for (uint32_t q = 0; q < n; ++q) {
+    if (!which(p.code[q])) continue;
+    std::vector<uint8_t> reaches(n, 0);
+    std::vector<uint32_t> todo{q};
+    reaches[q] = 1;
+    while (!todo.empty()) {
+      const uint32_t i = todo.back();
+      todo.pop_back();
+      ahead[i].push_back(q);
+      for (uint32_t j : preds[i])
+        if (!reaches[j]) {
+          reaches[j] = 1;
+          todo.push_back(j);
+        }
+    }
+  }
+  return ahead;
+}
+
+std::vector<std::vector<uint32_t>> first_reached(
+    const Program& p, const std::function<bool(const Instruction&)>& which) {
+  const auto n = static_cast<uint32_t>(p.code.size());
+  std::vector<std::vector<uint32_t>> out(n + 1);
+  out[n] = {n};
+  for (uint32_t start = 0; start < n; ++start) {
+    std::vector<uint8_t> seen(n + 1, 0);
+    std::vector<uint32_t> todo{start};
+    seen[start] = 1;
+    while (!todo.empty()) {
+      const uint32_t i = todo.back();
+      todo.pop_back();
+      if (i == n || which(p.code[i])) {
+        out[start].push_back(i);
+        continue;
+      }
+      const auto& in = p.code[i];
+      auto go = [&](uint32_t j) {
+        j = std::min(j, n);
+        if (!seen[j]) {
+          seen[j] = 1;
+          todo.push_back(j);
+        }
+      };
+      if (in.op == Op::Bra) go(in.target);
+      if (in.op == Op::Ret || in.op == Op::Exit) go(n);
+      if (!ends_block(in) || in.guard) go(i + 1);
+    }
+    std::sort(out[start].begin(), out[start].end());
+  }
+  return out;
+}
+
 }  // namespace warpspec::programs

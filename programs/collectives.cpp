@@ -251,17 +251,74 @@ void detail::execute_group(const Program& p, const Launch& l, Machine& m,
 
 namespace {
 
-// The first group of `groups` that overlaps no other, if any.
-const Choice* lone_group(const std::vector<Choice>& groups) {
+// The groups of `groups` that overlap no other, as one choice that executes each in turn
+// (Choice::parts), or nothing.
+std::optional<Choice> lone_groups(const std::vector<Choice>& groups) {
+  Choice all{Choice::Kind::Collective, {}, {}};
   for (const auto& g : groups) {
     bool alone = true;
     for (const auto& h : groups)
       if (&h != &g)
         for (unsigned t : h.threads)
           alone = alone && !std::binary_search(g.threads.begin(), g.threads.end(), t);
-    if (alone) return &g;
+    if (!alone) continue;
+    all.threads.insert(all.threads.end(), g.threads.begin(), g.threads.end());
+    all.parts.push_back(g.threads);
   }
-  return nullptr;
+  if (all.parts.empty()) return std::nullopt;
+  std::sort(all.threads.begin(), all.threads.end());
+  if (all.parts.size() == 1) all.parts.clear();
+  return all;
+}
+
+// No live thread of threads [lo, hi) but those waiting at `pc` (an activemask) may still
+// come to it: which of them read it together is a choice no other choice of the warp can
+// change, and that changes no other choice (they wait there, so no collective can count on
+// them), so it alone is offered: a persistent set. Without the kernel's facts: false.
+bool met_by_none(const Machine& m, unsigned lo, unsigned hi, uint32_t pc) {
+  if (!m.facts) return false;
+  for (unsigned t = lo; t < hi; ++t) {
+    const Thread& th = *m.threads[t];
+    if (th.status == Status::Exited || (th.status == Status::Waits && th.pc == pc)) continue;
+    if (th.pc >= m.facts->ahead.size()) continue;
+    const auto& ahead = m.facts->ahead[th.pc];
+    if (std::binary_search(ahead.begin(), ahead.end(), pc)) return false;
+  }
+  return true;
+}
+
+// The order in which groups read the activemask at `pc` may matter: a thread that has read it
+// may come to it again (a loop), or it may wait at an .aligned block barrier while the groups
+// after it read, which makes them owe that barrier, and they may then exit or come to another
+// barrier (program.barrier_divergent). Where every path on comes to one such barrier first,
+// the debt is paid there in any order.
+bool order_matters(const Machine& m, uint32_t pc) {
+  if (pc + 1 >= m.facts->ahead.size()) return false;
+  const auto& ahead = m.facts->ahead[pc + 1];
+  return std::binary_search(ahead.begin(), ahead.end(), pc) ||
+         m.facts->barriers_next[pc + 1].size() > 1;
+}
+
+// Every partition of `ts` into groups, each group ascending, groups by their first thread.
+std::vector<std::vector<std::vector<unsigned>>> partitions(const std::vector<unsigned>& ts) {
+  std::vector<std::vector<std::vector<unsigned>>> out;
+  std::vector<std::vector<unsigned>> parts;
+  auto place = [&](auto& self, std::size_t k) -> void {
+    if (k == ts.size()) {
+      out.push_back(parts);
+      return;
+    }
+    for (std::size_t g = 0; g < parts.size(); ++g) {  // by index: deeper calls add groups
+      parts[g].push_back(ts[k]);
+      self(self, k + 1);
+      parts[g].pop_back();
+    }
+    parts.push_back({ts[k]});
+    self(self, k + 1);
+    parts.pop_back();
+  };
+  place(place, 0);
+  return out;
 }
 
 std::string positions(const Program& p, const Machine& m, const std::vector<unsigned>& ts) {
@@ -285,7 +342,7 @@ std::vector<Choice> barrier_arrivals(const Machine& m) {
     if (m.threads[t]->status == Status::AtBarrier)
       groups[{t / kWarp, m.threads[t]->pc}].push_back(t);
   std::vector<Choice> out;
-  for (auto& [at, ts] : groups) out.push_back({Choice::Kind::Arrive, std::move(ts)});
+  for (auto& [at, ts] : groups) out.push_back({Choice::Kind::Arrive, std::move(ts), {}});
   return out;
 }
 
@@ -296,11 +353,13 @@ std::vector<Choice> barrier_arrivals(const Machine& m) {
 // depends on their order), but every other choice commutes with them (it neither adds to a
 // phase nor reads one), so they are offered, all of them, once nothing else is left; the
 // explorer offers them sooner where the other choices only cycle or end their paths
-// (explore.cpp). Within the first warp, a ready group that overlaps no other group simply
-// executes. Waiting could only let a thread that arrives later join it, and such
-// a thread names members whose masks do not name it: undefined behaviour whether it joins (the
-// masks mismatch) or not (it waits for threads that have gone on), so no verdict is lost, only
-// which of the two findings is shown.
+// (explore.cpp). Within the first warp, the ready groups that overlap no other group simply
+// execute, one after another. Waiting could only let a thread that arrives later join one, and
+// such a thread names members whose masks do not name it: undefined behaviour whether it joins
+// (the masks mismatch) or not (it waits for threads that have gone on), so no verdict is lost,
+// only which of the two findings is shown. Then an __activemask that no other thread of the warp
+// can still come to is offered alone (met_by_none), as whole partitions where the groups' order
+// decides nothing (order_matters).
 std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activemask_limit,
                             bool& bounded, bool reduce) {
   if (m.stop) return {};
@@ -322,21 +381,57 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
         const uint32_t lanes = ready_group(facts, t - lo);
         if (lanes != 0 && std::find(seen.begin(), seen.end(), lanes) == seen.end()) {
           seen.push_back(lanes);
-          out.push_back({Choice::Kind::Collective, threads_of(w, lanes)});
+          out.push_back({Choice::Kind::Collective, threads_of(w, lanes), {}});
         }
       }
     }
-    const Choice* lone = reduce ? lone_group(out) : nullptr;
-    if (lone) return {*lone};
+    if (reduce)
+      if (auto lone = lone_groups(out)) return {std::move(*lone)};
+    if (reduce)
+      for (const auto& [pc, ts] : at_activemask)
+        if (met_by_none(m, lo, hi, pc)) {
+          std::vector<Choice> here;
+          if (ts.size() <= activemask_limit && !order_matters(m, pc)) {
+            for (auto& parts : partitions(ts))
+              here.push_back({Choice::Kind::Activemask, ts, std::move(parts)});
+            return here;
+          }
+          for (auto& g : groupings(m, ts, activemask_limit, bounded))
+            here.push_back({Choice::Kind::Activemask, std::move(g), {}});
+          return here;
+        }
     for (const auto& [pc, ts] : at_activemask)
       for (auto& g : groupings(m, ts, activemask_limit, bounded))
-        out.push_back({Choice::Kind::Activemask, std::move(g)});
+        out.push_back({Choice::Kind::Activemask, std::move(g), {}});
     if (reduce && !out.empty()) return out;
     all.insert(all.end(), out.begin(), out.end());
   }
   for (auto& a : barrier_arrivals(m)) all.push_back(std::move(a));
   return all;
 }
+
+namespace {
+
+// `group`, standing at one activemask, reads it together.
+void read_activemask(const Program& p, Machine& m, const std::vector<unsigned>& group) {
+  owe_split_barrier(p, m, group);
+  uint32_t together = 0;
+  for (unsigned t : group) together |= uint32_t{1} << (t % kWarp);
+  for (unsigned t : group) {
+    auto& th = m.threads[t].mut();
+    const auto& col = *p.code[th.pc].collective;
+    if (col.d) {
+      th.regs[*col.d] = together;
+      forget_term(th, *col.d);
+      th.undef[*col.d] = 0;
+    }
+    th.status = Status::Runs;
+    th.path = 0;
+    th.pc++;
+  }
+}
+
+}  // namespace
 
 void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
   if (c.kind == Choice::Kind::PathOrder) {
@@ -345,24 +440,18 @@ void apply(const Program& p, const Launch& l, Machine& m, const Choice& c) {
     for (unsigned t : c.threads)
       if (!m.stop) arrive_at_barrier(p, m, t);
     canonical_phases(m);
+  } else if (!c.parts.empty()) {
+    // Each group in turn, the threads running on after each as after any choice: this is the
+    // path of single-group choices the plain walk would take in this order.
+    for (const auto& g : c.parts) {
+      if (m.stop) return;
+      apply(p, l, m, {c.kind, g, {}});
+    }
+    return;
   } else if (c.kind == Choice::Kind::Collective) {
     execute_group(p, l, m, c.threads);
   } else {
-    owe_split_barrier(p, m, c.threads);
-    uint32_t together = 0;
-    for (unsigned t : c.threads) together |= uint32_t{1} << (t % kWarp);
-    for (unsigned t : c.threads) {
-      auto& th = m.threads[t].mut();
-      const auto& col = *p.code[th.pc].collective;
-      if (col.d) {
-        th.regs[*col.d] = together;
-        forget_term(th, *col.d);
-        th.undef[*col.d] = 0;
-      }
-      th.status = Status::Runs;
-      th.path = 0;
-      th.pc++;
-    }
+    read_activemask(p, m, c.threads);
   }
   settle(p, l, m);
 }

@@ -5,8 +5,11 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "programs/cfg.hpp"
 #include "programs/machine_detail.hpp"
 
 namespace warpspec::programs {
@@ -49,6 +52,17 @@ std::size_t approx_bytes(const Machine& m) {
     for (const auto& a : ph) n += sizeof(Arrival) + a.clock->capacity() * sizeof(uint32_t);
   for (const auto& s : m.stacks) n += s.capacity() * sizeof(PathEntry);
   return n;
+}
+
+// How far on the threads are: each step that takes no branch back adds to it (an instruction
+// run, an arrival at a barrier), and only a branch back takes from it.
+uint64_t progress(const Program& p, const Machine& m) {
+  uint64_t sum = 0;
+  for (const Thread& t : m.threads) {
+    const uint64_t pc = t.status == Status::Exited ? p.code.size() : t.pc;
+    sum += 2 * pc + (t.status == Status::AtBarrier ? 0 : 1);
+  }
+  return sum;
 }
 
 PathEnd end_of(const Program& p, const Launch& l, const ExploreOptions& o, const Machine& m) {
@@ -143,10 +157,11 @@ std::vector<ThreadTrace> group_traces(
 // Runs `path` again from the start to tell its steps, and for an outcome with a finding each
 // thread's trace. (Nothing to run for a path without choices and without a finding.)
 void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, uint64_t end,
-            PathEnd& e) {
+            PathEnd& e, const Machine& root) {
   const bool traced = !e.findings.empty();
   if (path.empty() && !traced) return;
   Machine m = start(p, l);
+  m.facts = root.facts;
   if (traced)
     m.trace = std::make_shared<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>>(l.threads);
   settle(p, l, m);
@@ -161,16 +176,38 @@ void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, 
   if (traced) e.trace = group_traces(p, m, *m.trace);
 }
 
-// Counts the end `e`; returns true when it is an outcome not seen before.
-bool record(const Program& p, const Launch& l, Exploration& x, PathEnd e,
-            const std::shared_ptr<const PathLink>& path, uint64_t end) {
-  for (auto& o : x.outcomes)
-    if (same_end(o, e)) {
+// A hash of what `same_end` compares, so that an end is compared with the outcomes that may
+// be the same only (a walk may find tens of thousands of outcomes).
+uint64_t end_hash(const PathEnd& e) {
+  auto bytes = [](const auto& v) {
+    return std::hash<std::string_view>{}(
+        {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0])});
+  };
+  uint64_t h = static_cast<uint64_t>(e.kind);
+  auto mix = [&](uint64_t v) { h = (h ^ v) * 0x9e3779b97f4a7c15ull; };
+  for (const auto& w : e.words) mix(bytes(w));
+  for (const auto& u : e.undefined) mix(bytes(u));
+  for (const auto& t : e.terms) mix(bytes(t));
+  for (const auto& per_thread : e.registers)
+    for (const auto& r : per_thread) mix(r ? *r : 0x5bd1e995ull);
+  for (const auto& f : e.findings) mix(std::hash<std::string>{}(f.key + f.text));
+  return h;
+}
+
+// Counts the end `e`; returns true when it is an outcome not seen before. `index` holds each
+// outcome's position under its end_hash.
+bool record(const Program& p, const Launch& l, Exploration& x,
+            std::unordered_multimap<uint64_t, std::size_t>& index, PathEnd e,
+            const std::shared_ptr<const PathLink>& path, uint64_t end, const Machine& root) {
+  const uint64_t h = end_hash(e);
+  for (auto [it, last] = index.equal_range(h); it != last; ++it)
+    if (auto& o = x.outcomes[it->second]; same_end(o, e)) {
       o.paths++;
       return false;
     }
+  index.emplace(h, x.outcomes.size());
   e.paths = 1;
-  replay(p, l, path_of(path), end, e);
+  replay(p, l, path_of(path), end, e, root);
   x.outcomes.push_back(std::move(e));
   return true;
 }
@@ -214,7 +251,21 @@ bool Exploration::any_finding(std::string_view key) const {
 
 Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) {
   Exploration x;
+  std::unordered_multimap<uint64_t, std::size_t> index;  // outcomes by end_hash
   Node root{start(p, l), nullptr, false};
+  // Under independent scheduling each thread's state is its own: states that differ only in
+  // registers no later step reads are one state. (Lockstep paths keep pcs of their own.) The
+  // plain walk, the reference the reductions are tested against, tells every state apart.
+  if (!root.m.reconverge && o.reduce) {
+    KernelFacts f;
+    f.live = live_registers(p, o.registers);
+    f.ahead = instructions_ahead(p, detail::is_activemask);
+    f.barriers_next = first_reached(p, [](const Instruction& in) {
+      return detail::is_block_barrier(in) && in.collective->parsed.aligned;
+    });
+    root.m.facts = std::make_shared<const KernelFacts>(std::move(f));
+  }
+  const Machine start_state = root.m;
   settle(p, l, root.m);
   root.digest = digest(root.m);
   x.steps = root.m.steps;
@@ -242,7 +293,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     const auto cs = choices(p, n.m, o.activemask_limit, bounded, o.reduce);
     if (cs.empty()) {
       auto e = end_of(p, l, o, n.m);
-      const bool fresh = record(p, l, x, std::move(e), n.path, n.digest);
+      const bool fresh = record(p, l, x, index, std::move(e), n.path, n.digest, start_state);
       if (fresh && o.enough && o.enough(x.outcomes.back())) {
         x.complete = false;
         x.limits.push_back("stopped at the first outcome that answers the question asked");
@@ -265,9 +316,13 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
       next.push_back(std::move(child));
     };
     for (const auto& c : cs) follow(c, n.widened);
+    // A choice is offered when it is one of `cs` or a group that one of `cs` executes in turn
+    // with others (Choice::parts).
     auto offered = [&](const Choice& c) {
       return std::any_of(cs.begin(), cs.end(), [&](const Choice& d) {
-        return d.kind == c.kind && d.threads == c.threads;
+        return d.kind == c.kind && ((d.threads == c.threads && d.parts == c.parts) ||
+                                    (c.parts.empty() && std::find(d.parts.begin(), d.parts.end(),
+                                                                  c.threads) != d.parts.end()));
       });
     };
     // A path ends at its first finding. Where one of the first warp's choices ends it, the
@@ -279,8 +334,14 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     // are not starved (the cycle proviso of partial-order reduction).
     const bool stops =
         std::any_of(next.begin(), next.end(), [](const Node& c) { return c.m.stop; });
-    const bool cycles =
-        std::all_of(next.begin(), next.end(), [&](const Node& c) { return seen.count(c.digest); });
+    // A step that moves no thread back over a loop leaves the threads further on than it found
+    // them, so it cannot close a cycle: a state whose choices all lead to states already seen,
+    // each of them further on, is only where paths join.
+    const bool cycles = std::all_of(next.begin(), next.end(),
+                                    [&](const Node& c) { return seen.count(c.digest); }) &&
+                        std::any_of(next.begin(), next.end(), [&](const Node& c) {
+                          return progress(p, c.m) <= progress(p, n.m);
+                        });
     if (o.reduce && (stops || cycles))
       for (const auto& c : choices(p, n.m, o.activemask_limit, bounded, false))
         if (!offered(c) && (cycles || !n.widened || c.kind == Choice::Kind::Arrive))

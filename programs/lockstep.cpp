@@ -136,8 +136,8 @@ std::vector<Choice> lockstep_choices(const Machine& m) {
   for (unsigned w = 0; w < m.stacks.size(); ++w) {
     const auto& stack = m.stacks[w];
     if (stack.size() < 2 || !stack.back().unordered) continue;
-    return {{Choice::Kind::PathOrder, threads_of(w, stack.back().mask)},
-            {Choice::Kind::PathOrder, threads_of(w, stack[stack.size() - 2].mask)}};
+    return {{Choice::Kind::PathOrder, threads_of(w, stack.back().mask), {}},
+            {Choice::Kind::PathOrder, threads_of(w, stack[stack.size() - 2].mask), {}}};
   }
   return {};
 }

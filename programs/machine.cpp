@@ -584,10 +584,24 @@ std::string describe(const Program& p, const Machine& m, const Choice& c) {
   if (c.kind == Choice::Kind::Arrive)
     return where(p, m.threads[c.threads.front()]->pc) + ": " + thread_ranges(c.threads) +
            (one ? " arrives" : " arrive");
-  const char* verb = c.kind == Choice::Kind::Activemask
-                         ? (one ? " reads it alone" : " read it together")
-                         : (one ? " executes it alone" : " execute it together");
-  return where(p, m.threads[c.threads.front()]->pc) + ": " + thread_ranges(c.threads) + verb;
+  auto verb = [&](bool alone) {
+    return c.kind == Choice::Kind::Activemask
+               ? (alone ? " reads it alone" : " read it together")
+               : (alone ? " executes it alone" : " execute it together");
+  };
+  if (c.parts.empty())
+    return where(p, m.threads[c.threads.front()]->pc) + ": " + thread_ranges(c.threads) + verb(one);
+  // Each group in turn, its instruction named where it differs from the group's before.
+  std::string s;
+  uint32_t at = UINT32_MAX;
+  for (const auto& g : c.parts) {
+    const uint32_t pc = m.threads[g.front()]->pc;
+    if (!s.empty()) s += pc == at ? ", " : "; ";
+    if (pc != at) s += where(p, pc) + ": ";
+    s += thread_ranges(g) + verb(g.size() == 1);
+    at = pc;
+  }
+  return s;
 }
 
 std::string thread_ranges(const std::vector<unsigned>& threads) {
@@ -781,9 +795,28 @@ struct Hasher {
   }
 };
 
-bool same_thread(const Thread& a, const Thread& b) {
-  return a.pc == b.pc && a.status == b.status && a.regs == b.regs && a.undef == b.undef &&
-         a.clock == b.clock && a.path == b.path && a.owes == b.owes && a.terms == b.terms;
+using LiveTable = std::vector<std::vector<uint32_t>>;
+
+// The registers of `th` that a later step may read, or nullptr for all of them.
+const std::vector<uint32_t>* live_of(const LiveTable* live, const Thread& th) {
+  if (!live) return nullptr;
+  return &(*live)[th.status == Status::Exited ? live->size() - 1
+                                              : std::min<std::size_t>(th.pc, live->size() - 1)];
+}
+
+bool same_registers(const Thread& a, const Thread& b, const std::vector<uint32_t>* live) {
+  if (!live) return a.regs == b.regs && a.undef == b.undef && a.terms == b.terms;
+  if (a.terms.empty() != b.terms.empty()) return false;
+  for (uint32_t r : *live)
+    if (a.regs[r] != b.regs[r] || a.undef[r] != b.undef[r] ||
+        (!a.terms.empty() && a.terms[r] != b.terms[r]))
+      return false;
+  return true;
+}
+
+bool same_thread(const Thread& a, const Thread& b, const LiveTable* live) {
+  return a.pc == b.pc && a.status == b.status && a.clock == b.clock && a.path == b.path &&
+         a.owes == b.owes && same_registers(a, b, live_of(live, a));
 }
 
 uint64_t clock_digest(const std::vector<uint32_t>& clock) {
@@ -792,15 +825,30 @@ uint64_t clock_digest(const std::vector<uint32_t>& clock) {
   return h.h;
 }
 
-uint64_t thread_digest(const Thread& th) {
+uint64_t thread_digest(const Thread& th, const LiveTable* table) {
   Hasher h;
   h.add(uint64_t{th.owes} << 32 | th.pc);
   h.add(th.path);
   h.add(static_cast<uint64_t>(th.status));
-  h.add_all(th.regs);
-  h.add_all(th.undef);
   h.add(th.clock.digest(clock_digest));
-  if (!th.terms.empty()) h.add_all(th.terms);  // only with unknown inputs
+  const auto* live = live_of(table, th);
+  if (!live) {
+    h.add_all(th.regs);
+    h.add_all(th.undef);
+    if (!th.terms.empty()) h.add_all(th.terms);  // only with unknown inputs
+    return h.h;
+  }
+  const auto& rs = *live;
+  h.add_words(rs.size(), [&](std::size_t i) { return th.regs[rs[i]]; });
+  uint64_t undef = 0;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    undef |= uint64_t{th.undef[rs[i]] != 0} << (i % 64);
+    if (i % 64 == 63 || i + 1 == rs.size()) {
+      h.add(undef);
+      undef = 0;
+    }
+  }
+  if (!th.terms.empty()) h.add_words(rs.size(), [&](std::size_t i) { return th.terms[rs[i]]; });
   return h.h;
 }
 
@@ -842,7 +890,9 @@ uint64_t buffer_digest(const Buffer& b) {
 // costs the digests of the parts its last step changed, and one word per other part.
 uint64_t digest(const Machine& m) {
   Hasher h;
-  for (const auto& th : m.threads) h.add(th.digest(thread_digest));
+  const LiveTable* live = m.facts ? &m.facts->live : nullptr;
+  for (const auto& th : m.threads)
+    h.add(th.digest([live](const Thread& t) { return thread_digest(t, live); }));
   if (!m.param_terms.empty()) h.add_all(m.param_terms);
   for (const auto& b : m.buffers) h.add(b.digest(buffer_digest));
   if (m.stop)
@@ -859,9 +909,9 @@ uint64_t digest(const Machine& m) {
 }
 
 bool same_state(const Machine& a, const Machine& b) {
-  if (a.threads.size() != b.threads.size()) return false;
+  if (a.threads.size() != b.threads.size() || a.facts != b.facts) return false;
   for (std::size_t t = 0; t < a.threads.size(); ++t)
-    if (!same_thread(a.threads[t], b.threads[t])) return false;
+    if (!same_thread(a.threads[t], b.threads[t], a.facts ? &a.facts->live : nullptr)) return false;
   const bool same_stop = a.stop.has_value() == b.stop.has_value() &&
                          (!a.stop || (a.stop->key == b.stop->key && a.stop->text == b.stop->text));
   return same_stop && a.buffers == b.buffers && a.phase == b.phase && a.params == b.params &&

@@ -249,6 +249,20 @@ struct PathEntry {
 };
 
 /// The state of the block.
+/// Facts of a kernel found before it runs (cfg.hpp), for a walk under independent scheduling.
+struct KernelFacts {
+  /// Per pc, the registers a thread standing there may still read (`live_registers`; the last
+  /// entry for exited threads): the digest and `same_state` look at those only, as no later step
+  /// can tell the others apart. Every state of one walk has the same table, since a thread's
+  /// digest, once taken, is kept by all the states that share the thread.
+  std::vector<std::vector<uint32_t>> live;
+  /// Per pc, the `activemask` instructions a thread standing there may still come to.
+  std::vector<std::vector<uint32_t>> ahead;
+  /// Per pc, the first `.aligned` block barriers the paths from there come to (where warp-mates
+  /// that run a collective meanwhile come to owe it), `first_reached`.
+  std::vector<std::vector<uint32_t>> barriers_next;
+};
+
 struct Machine {
   std::vector<uint64_t> params;       ///< the parameter space: scalars, and buffers' addresses
   std::vector<uint32_t> param_terms;  ///< per parameter, its term (terms.hpp); empty: none
@@ -268,6 +282,8 @@ struct Machine {
   std::vector<std::vector<PathEntry>> stacks;
   /// Lockstep only: where the lanes each branch splits meet again (cfg.hpp), shared by states.
   std::shared_ptr<const std::vector<uint32_t>> reconverge;
+  /// What the explorer knows of the kernel before running it, shared by the states of a walk.
+  std::shared_ptr<const KernelFacts> facts;
   /// Instructions the threads have executed on the path to this state (not part of the state).
   uint64_t steps = 0;
   /// When set, each thread's executed instructions are appended here, as runs of consecutive
@@ -284,6 +300,10 @@ struct Choice {
     Arrive,      ///< `threads` (of one warp) arrive at the counted barrier they stand before
   } kind = Kind::Collective;
   std::vector<unsigned> threads;
+  /// Where set, `threads` act as these groups in turn, each together: for an activemask, every
+  /// thread standing at it reads it, each group its own value; for collectives, groups that
+  /// overlap no other group, each at its own instruction.
+  std::vector<std::vector<unsigned>> parts;
 };
 
 /// One step of a printed schedule: the instruction, its line and who executes it together,

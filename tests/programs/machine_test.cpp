@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "programs/cfg.hpp"
 #include "programs/explore.hpp"
 #include "programs/ptx_reader.hpp"
 
@@ -730,6 +731,102 @@ TEST(Reduction, LosesNoOutcomeAgainstThePlainWalk) {
   }
 }
 
+// Three kernels on which the reductions that concern __activemask do their work: threads that
+// meet at one __activemask after another (each grouping of the first, then of the second: read
+// as whole partitions), a loop around one __activemask (a thread on its second round may read
+// it with one on its first, so it is not read as a partition), and two branches, each with its
+// own __activemask, that no thread of the other can reach (only one branch's groupings are
+// offered at a time). Each against the plain walk: the same ends, in fewer states.
+TEST(Reduction, ActivemaskLayersLoopsAndBranchesLoseNoOutcome) {
+  const std::string layers = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  activemask.b32 %r3;
+  redux.sync.add.u32 %r4, %r1, %r3;
+  activemask.b32 %r5;
+  shl.b32 %r6, %r3, 4;
+  or.b32 %r6, %r6, %r5;
+  shl.b32 %r6, %r6, 8;
+  or.b32 %r9, %r6, %r4;
+)" + kStoreR9;
+  const std::string loop = kEntry + R"(
+  mov.u32 %r9, 0;
+  mov.u32 %r2, 0;
+$L_loop:
+  activemask.b32 %r3;
+  shl.b32 %r9, %r9, 4;
+  or.b32 %r9, %r9, %r3;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 2;
+  @%p1 bra $L_loop;
+)" + kStoreR9;
+  const std::string branches = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 2;
+  @%p1 bra $L_low;
+  activemask.b32 %r3;
+  activemask.b32 %r4;
+  shl.b32 %r4, %r4, 4;
+  or.b32 %r9, %r3, %r4;
+  bra.uni $L_end;
+$L_low:
+  activemask.b32 %r3;
+  redux.sync.add.u32 %r9, %r1, %r3;
+$L_end:
+)" + kStoreR9;
+  // Thread 1 goes on to __syncthreads, thread 0 exits: if thread 1 reads __activemask first
+  // and waits at the barrier while thread 0 reads it, thread 0 owes the barrier and exits
+  // (program.barrier_divergent); in the other order nothing is owed. The groups' order matters
+  // here, so they are not read as one partition.
+  const std::string barrier = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  activemask.b32 %r9;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra $L_end;
+  bar.sync 0;
+$L_end:
+)" + kStoreR9;
+  struct Case {
+    const std::string* body;
+    unsigned threads;
+    std::size_t outcomes;  // every pair of groupings, every per-round grouping, ...
+    bool fewer;            // the reduced walk visits fewer states
+  };
+  // 4 threads: 15 partitions at each of two layers. 3 threads over two rounds: each round's
+  // groupings, where a thread may meet one on another round (no partition is read at once
+  // there, and the walk may be no smaller). 2 + 3 threads: 2 groupings of the low pair times
+  // 5 * 5 of the others.
+  for (const auto& c : {Case{&layers, 4, 15 * 15, true}, Case{&loop, 3, 0, false},
+                        Case{&branches, 5, 50, true}, Case{&barrier, 2, 0, false}}) {
+    SCOPED_TRACE(*c.body);
+    const auto full =
+        run(*c.body, c.threads, {zeros(c.threads)}, spec::kDefaultTarget, unreduced());
+    const auto reduced = run(*c.body, c.threads, {zeros(c.threads)});
+    ASSERT_TRUE(full.complete) << full.limits.front();
+    ASSERT_TRUE(reduced.complete) << reduced.limits.front();
+    EXPECT_LE(reduced.states, full.states);
+    if (c.fewer) {
+      EXPECT_LT(reduced.states, full.states);
+    }
+    if (c.outcomes) {
+      EXPECT_EQ(full.outcomes.size(), c.outcomes);
+    }
+    auto ends = [&](const Exploration& x) {
+      std::set<std::pair<PathEnd::Kind, std::vector<std::vector<uint32_t>>>> s;
+      for (const auto& o : x.outcomes) {
+        if (c.outcomes) {
+          EXPECT_EQ(o.kind, PathEnd::Kind::Completed);
+        }
+        s.insert({o.kind, o.words});
+      }
+      return s;
+    };
+    EXPECT_EQ(ends(reduced), ends(full));
+    EXPECT_EQ(reduced.outcomes.size(), full.outcomes.size());
+  }
+  const auto owed = run(barrier, 2, {zeros(2)});
+  EXPECT_TRUE(owed.any_finding("program.barrier_divergent"));
+}
+
 }  // namespace
 }  // namespace warpspec::programs
 
@@ -916,6 +1013,43 @@ TEST(Programs, TheDigestTellsApartWhatSameStateTellsApart) {
   differs([](Machine& c) { c.phase[1].mut().front().count = 96; });
   differs([](Machine& c) { c.strong_order = true; });
   differs([](Machine& c) { c.one_order = true; });
+}
+
+TEST(Programs, ARegisterNoLaterStepReadsDoesNotTellStatesApart) {
+  // Every thread waits at the __syncwarp: %r1 is read after it, %r2 never again. With the
+  // kernel's liveness, states that differ in %r2 only are one state; in %r1, two. A register
+  // asked for in each outcome stays live everywhere.
+  const Program p = read_or_fail(kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  add.u32 %r2, %r1, 1;
+  bar.warp.sync -1;
+  mov.u32 %r9, %r1;
+)" + kStoreR9);
+  auto reg = [&](std::string_view name) {
+    for (uint32_t i = 0; i < p.regs.size(); ++i)
+      if (p.regs[i].name == name) return i;
+    ADD_FAILURE() << "no register " << name;
+    return uint32_t{0};
+  };
+  const uint32_t r1 = reg("%r1"), r2 = reg("%r2");
+  Launch l;
+  l.threads = 32;
+  l.params = {zeros(32)};
+  for (const bool asked : {false, true}) {
+    Machine a = start(p, l);
+    KernelFacts f;
+    f.live = live_registers(p, asked ? std::vector<uint32_t>{r2} : std::vector<uint32_t>{});
+    a.facts = std::make_shared<const KernelFacts>(std::move(f));
+    settle(p, l, a);
+    ASSERT_EQ(a.threads[3]->status, Status::Waits);
+    Machine dead = a, live = a;
+    dead.threads[3].mut().regs[r2] ^= 0x10;
+    live.threads[3].mut().regs[r1] ^= 0x10;
+    EXPECT_EQ(same_state(a, dead), !asked);
+    EXPECT_EQ(digest(a) == digest(dead), !asked);
+    EXPECT_FALSE(same_state(a, live));
+    EXPECT_NE(digest(a), digest(live));
+  }
 }
 
 }  // namespace
