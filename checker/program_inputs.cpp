@@ -363,17 +363,6 @@ std::optional<std::string> readable(const z3::expr& e, int& budget) {
   return text;
 }
 
-// The ends of a walk: each outcome kind, with the clauses of its findings.
-std::vector<std::string> ends_of(const programs::Exploration& x) {
-  std::set<std::string> out;
-  for (const auto& o : x.outcomes) {
-    const std::string kind(programs::kind_name(o.kind));
-    if (o.findings.empty()) out.insert(kind);
-    for (const auto& f : o.findings) out.insert(kind + ": " + f.key);
-  }
-  return {out.begin(), out.end()};
-}
-
 // The values of the one unknown `x` where `set` holds, as ranges: each range's start is the least
 // value past the previous range where `set` holds, its end the last before one where it does not,
 // both found by bisection.
@@ -498,6 +487,16 @@ void ask_schedules(z3::context& ctx, const Program& p, Z3Terms& terms, const z3:
 }
 
 }  // namespace
+
+std::vector<std::string> ends_of(const programs::Exploration& x) {
+  std::set<std::string> out;
+  for (const auto& o : x.outcomes) {
+    const std::string kind(programs::kind_name(o.kind));
+    if (o.findings.empty()) out.insert(kind);
+    for (const auto& f : o.findings) out.insert(kind + ": " + f.key);
+  }
+  return {out.begin(), out.end()};
+}
 
 std::vector<uint64_t> symbolic_values(const programs::Instruction& in,
                                       const std::vector<std::array<uint64_t, 4>>& sources) {

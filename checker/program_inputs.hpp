@@ -87,6 +87,10 @@ struct InputAnswer {
 std::vector<uint64_t> symbolic_values(const programs::Instruction& in,
                                       const std::vector<std::array<uint64_t, 4>>& sources);
 
+/// The ends of a walk, as classes are grouped by them: each outcome kind ("completed",
+/// "deadlock", ...), and for an outcome with findings "kind: clause" for each, sorted, once each.
+std::vector<std::string> ends_of(const programs::Exploration& x);
+
 /// Explores `p` under `seed` and then under one input of each further class of the unknowns.
 /// Throws std::invalid_argument when the launch does not fit the program or an unknown is out of
 /// range.

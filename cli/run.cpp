@@ -175,14 +175,20 @@ nlohmann::ordered_json exploration_json(const programs::Program& p, const progra
           {"outcomes", outs}};
 }
 
-void print_text(const programs::Program& p, const programs::Launch& l,
-                const programs::Exploration& x, const std::string& file,
-                const std::vector<uint32_t>& shown) {
+// The first line of every text answer: which kernel, which launch, which scheduling.
+void print_kernel_line(const programs::Program& p, const programs::Launch& l,
+                       const std::string& file) {
   std::cout << "kernel " << p.name << " (" << file << "): one block of " << l.threads
             << " threads, " << spec::to_string(l.target)
             << (spec::is_pre_volta(l.target)
                     ? ", lockstep warps (reconverging at each branch's immediate post-dominator)\n"
                     : ", independent thread scheduling\n");
+}
+
+void print_text(const programs::Program& p, const programs::Launch& l,
+                const programs::Exploration& x, const std::string& file,
+                const std::vector<uint32_t>& shown) {
+  print_kernel_line(p, l, file);
   std::cout << "explored " << x.states << (x.states == 1 ? " state: " : " states: ")
             << (x.complete ? "every schedule" : "NOT every schedule") << "\n";
   for (const auto& why : x.limits) std::cout << "  limit: " << why << "\n";
@@ -394,8 +400,7 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
     j["classes"] = classes;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "kernel " << prog.name << " (" << o.file << "): one block of " << launch.threads
-              << " threads, " << spec::to_string(launch.target) << "\n";
+    print_kernel_line(prog, launch, o.file);
     std::string names;
     for (unsigned k : q.unknown)
       names += (names.empty() ? "" : ", ") + prog.params[k].name +

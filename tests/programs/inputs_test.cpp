@@ -52,16 +52,7 @@ std::vector<uint32_t> iota(std::size_t n, uint32_t from = 1) {
   return w;
 }
 
-// The kinds of outcome and their clauses, as explore_inputs groups them.
-std::vector<std::string> ends_of(const Exploration& x) {
-  std::set<std::string> out;
-  for (const auto& o : x.outcomes) {
-    const std::string kind(kind_name(o.kind));
-    if (o.findings.empty()) out.insert(kind);
-    for (const auto& f : o.findings) out.insert(kind + ": " + f.key);
-  }
-  return {out.begin(), out.end()};
-}
+using checker::ends_of;
 
 // The kinds and final memories of the outcomes, terms aside.
 std::set<std::pair<int, std::vector<std::vector<uint32_t>>>> memories(const Exploration& x) {
