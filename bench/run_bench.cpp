@@ -3,8 +3,10 @@
 //
 //   run/divergent_256     8 divergent branches and 12 warp collectives a thread: explorations/s
 //   run/straight_line     nothing to explore, a loop of integer arithmetic: thread-steps/s
-//   run/loop_l5_36        the hardware-set kernel whose walk needs the most states (112
-//                         threads, 85,262 states; its launch from loop_l5_36.json): seconds
+//   run/loop_l5_36        the loop kernel of the hardware sets whose walk needs the most
+//                         states (112 threads, 85,262; its launch from loop_l5_36.json): seconds
+//   run/activemask_g15_98 the kernel whose __activemask groupings need the most states (48
+//                         threads, 157,288 states, 13,922 outcomes): seconds
 //   run/unknown_branches  32 threads, 4 branches on two unknown scalars: every input covered,
 //                         class by class (`warpspec run --unknown`), where the Z3 checker is built
 #include <benchmark/benchmark.h>
@@ -73,9 +75,11 @@ void straight_line(benchmark::State& st) {
 }
 BENCHMARK(straight_line)->Name("run/straight_line")->Unit(benchmark::kMillisecond);
 
-void loop_l5_36(benchmark::State& st) {
-  const auto p = kernel("loop_l5_36");
-  const std::string file = std::string(WARPSPEC_BENCH_PROGRAMS) + "/loop_l5_36.json";
+// A kernel of the hardware sets, cut out with its launch (`name`.ptx, `name`.json): seconds
+// for its whole walk, and the states it took.
+void hardware_kernel(benchmark::State& st, const std::string& name) {
+  const auto p = kernel(name);
+  const std::string file = std::string(WARPSPEC_BENCH_PROGRAMS) + "/" + name + ".json";
   std::ifstream in(file);
   const auto l = programs::launch_from_json(nlohmann::json::parse(in), file).launch;
   std::size_t states = 0;
@@ -86,7 +90,14 @@ void loop_l5_36(benchmark::State& st) {
   }
   st.counters["states"] = static_cast<double>(states);
 }
-BENCHMARK(loop_l5_36)->Name("run/loop_l5_36")->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK_CAPTURE(hardware_kernel, loop_l5_36, "loop_l5_36")
+    ->Name("run/loop_l5_36")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(hardware_kernel, activemask_g15_98, "activemask_g15_98")
+    ->Name("run/activemask_g15_98")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 #ifdef WARPSPEC_BENCH_INPUTS
 void unknown_branches(benchmark::State& st) {
