@@ -190,36 +190,33 @@ std::vector<std::vector<uint32_t>> instructions_ahead(
   return ahead;
 }
 
-std::vector<std::vector<uint32_t>> first_reached(
-    const Program& p, const std::function<bool(const Instruction&)>& which) {
+std::vector<uint32_t> first_reached(const Program& p, uint32_t start,
+                                    const std::function<bool(const Instruction&)>& which) {
   const auto n = static_cast<uint32_t>(p.code.size());
-  std::vector<std::vector<uint32_t>> out(n + 1);
-  out[n] = {n};
-  for (uint32_t start = 0; start < n; ++start) {
-    std::vector<uint8_t> seen(n + 1, 0);
-    std::vector<uint32_t> todo{start};
-    seen[start] = 1;
-    while (!todo.empty()) {
-      const uint32_t i = todo.back();
-      todo.pop_back();
-      if (i == n || which(p.code[i])) {
-        out[start].push_back(i);
-        continue;
-      }
-      const auto& in = p.code[i];
-      auto go = [&](uint32_t j) {
-        j = std::min(j, n);
-        if (!seen[j]) {
-          seen[j] = 1;
-          todo.push_back(j);
-        }
-      };
-      if (in.op == Op::Bra) go(in.target);
-      if (in.op == Op::Ret || in.op == Op::Exit) go(n);
-      if (!ends_block(in) || in.guard) go(i + 1);
+  std::vector<uint32_t> out;
+  std::vector<uint8_t> seen(n + 1, 0);
+  std::vector<uint32_t> todo{std::min(start, n)};
+  seen[todo.front()] = 1;
+  while (!todo.empty()) {
+    const uint32_t i = todo.back();
+    todo.pop_back();
+    if (i == n || which(p.code[i])) {
+      out.push_back(i);
+      continue;
     }
-    std::sort(out[start].begin(), out[start].end());
+    const auto& in = p.code[i];
+    auto go = [&](uint32_t j) {
+      j = std::min(j, n);
+      if (!seen[j]) {
+        seen[j] = 1;
+        todo.push_back(j);
+      }
+    };
+    if (in.op == Op::Bra) go(in.target);
+    if (in.op == Op::Ret || in.op == Op::Exit) go(n);
+    if (!ends_block(in) || in.guard) go(i + 1);
   }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

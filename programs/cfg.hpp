@@ -30,9 +30,9 @@ std::vector<std::vector<uint32_t>> live_registers(const Program& p,
 std::vector<std::vector<uint32_t>> instructions_ahead(
     const Program& p, const std::function<bool(const Instruction&)>& which);
 
-/// Per instruction, the first instructions for which `which` holds that the paths from it come
+/// The first instructions for which `which` holds that the paths from instruction `start` come
 /// to (their indices, ascending; a path that ends without one gives the number of instructions).
-std::vector<std::vector<uint32_t>> first_reached(
-    const Program& p, const std::function<bool(const Instruction&)>& which);
+std::vector<uint32_t> first_reached(const Program& p, uint32_t start,
+                                    const std::function<bool(const Instruction&)>& which);
 
 }  // namespace warpspec::programs

@@ -260,9 +260,13 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     KernelFacts f;
     f.live = live_registers(p, o.registers);
     f.ahead = instructions_ahead(p, detail::is_activemask);
-    f.barriers_next = first_reached(p, [](const Instruction& in) {
-      return detail::is_block_barrier(in) && in.collective->parsed.aligned;
-    });
+    // Only where a thread stands after reading an __activemask is it asked for.
+    f.barriers_next.resize(p.code.size() + 1);
+    for (uint32_t pc = 0; pc < p.code.size(); ++pc)
+      if (detail::is_activemask(p.code[pc]))
+        f.barriers_next[pc + 1] = first_reached(p, pc + 1, [](const Instruction& in) {
+          return detail::is_block_barrier(in) && in.collective->parsed.aligned;
+        });
     root.m.facts = std::make_shared<const KernelFacts>(std::move(f));
   }
   const Machine start_state = root.m;

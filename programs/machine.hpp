@@ -258,8 +258,9 @@ struct KernelFacts {
   std::vector<std::vector<uint32_t>> live;
   /// Per pc, the `activemask` instructions a thread standing there may still come to.
   std::vector<std::vector<uint32_t>> ahead;
-  /// Per pc, the first `.aligned` block barriers the paths from there come to (where warp-mates
-  /// that run a collective meanwhile come to owe it), `first_reached`.
+  /// After each `activemask` (at its pc + 1; empty elsewhere), the first `.aligned` block
+  /// barriers the paths from there come to (where warp-mates that run a collective meanwhile
+  /// come to owe it), `first_reached`.
   std::vector<std::vector<uint32_t>> barriers_next;
 };
 
