@@ -324,8 +324,7 @@ void owe_split_barrier(const Program& p, Machine& m, const std::vector<unsigned>
   for (unsigned t = lo; t < hi; ++t) {
     const auto& th = *m.threads[t];
     if ((th.status == Status::Waits || th.status == Status::AtBarrier) &&
-        is_block_barrier(p.code[th.pc]) && p.code[th.pc].collective->parsed.aligned &&
-        !std::binary_search(group.begin(), group.end(), t)) {
+        is_aligned_barrier(p.code[th.pc]) && !std::binary_search(group.begin(), group.end(), t)) {
       for (unsigned u : group)
         if (m.threads[u]->owes == kOwesNothing) m.threads[u].mut().owes = th.pc;
       return;

@@ -9,6 +9,17 @@ bool ends_block(const Instruction& in) {
   return in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit;
 }
 
+// Calls `go` with each instruction that can follow instruction `i`; the kernel's end is
+// p.code.size() (ret, exit, or running past the last instruction).
+template <class F>
+void for_each_successor(const Program& p, uint32_t i, F&& go) {
+  const auto n = static_cast<uint32_t>(p.code.size());
+  const auto& in = p.code[i];
+  if (in.op == Op::Bra) go(std::min(in.target, n));
+  if (in.op == Op::Ret || in.op == Op::Exit) go(n);
+  if (!ends_block(in) || in.guard) go(std::min(i + 1, n));
+}
+
 // The basic blocks: their first instructions in order, and each instruction's block.
 struct Blocks {
   std::vector<uint32_t> start;
@@ -45,11 +56,7 @@ std::vector<uint32_t> reconvergence_points(const Program& p) {
   std::vector<std::vector<uint32_t>> succ(count);
   for (uint32_t k = 0; k < count; ++k) {
     const uint32_t last = (k + 1 < count ? b.start[k + 1] : n) - 1;
-    const auto& in = p.code[last];
-    const bool guarded = in.guard.has_value();
-    if (in.op == Op::Bra) succ[k].push_back(block_at(in.target));
-    if (in.op == Op::Ret || in.op == Op::Exit) succ[k].push_back(exit);
-    if (!ends_block(in) || guarded) succ[k].push_back(block_at(last + 1));
+    for_each_successor(p, last, [&](uint32_t s) { succ[k].push_back(block_at(s)); });
   }
   // Post-dominator sets as bit rows, by iteration to the greatest fixed point.
   const uint32_t words = (count + 1 + 63) / 64;
@@ -139,14 +146,10 @@ std::vector<std::vector<uint32_t>> live_registers(const Program& p,
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = n; i-- > 0;) {
-      const auto& in = p.code[i];
       Row out = base;
-      auto join = [&](uint32_t s) {
-        for (std::size_t k = 0; k < words; ++k) out[k] |= live[std::min(s, n)][k];
-      };
-      if (in.op == Op::Bra) join(in.target);
-      if (in.op == Op::Ret || in.op == Op::Exit) join(n);
-      if (!ends_block(in) || in.guard) join(i + 1);
+      for_each_successor(p, i, [&](uint32_t s) {
+        for (std::size_t k = 0; k < words; ++k) out[k] |= live[s][k];
+      });
       for (std::size_t k = 0; k < words; ++k) out[k] = (out[k] & ~kill[i][k]) | use[i][k] | base[k];
       if (out != live[i]) {
         live[i] = std::move(out);
@@ -165,11 +168,10 @@ std::vector<std::vector<uint32_t>> instructions_ahead(
     const Program& p, const std::function<bool(const Instruction&)>& which) {
   const auto n = static_cast<uint32_t>(p.code.size());
   std::vector<std::vector<uint32_t>> preds(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    const auto& in = p.code[i];
-    if (in.op == Op::Bra && in.target < n) preds[in.target].push_back(i);
-    if ((!ends_block(in) || in.guard) && i + 1 < n) preds[i + 1].push_back(i);
-  }
+  for (uint32_t i = 0; i < n; ++i)
+    for_each_successor(p, i, [&](uint32_t s) {
+      if (s < n) preds[s].push_back(i);
+    });
   std::vector<std::vector<uint32_t>> ahead(n);
   for (uint32_t q = 0; q < n; ++q) {
     if (!which(p.code[q])) continue;
@@ -204,17 +206,12 @@ std::vector<uint32_t> first_reached(const Program& p, uint32_t start,
       out.push_back(i);
       continue;
     }
-    const auto& in = p.code[i];
-    auto go = [&](uint32_t j) {
-      j = std::min(j, n);
+    for_each_successor(p, i, [&](uint32_t j) {
       if (!seen[j]) {
         seen[j] = 1;
         todo.push_back(j);
       }
-    };
-    if (in.op == Op::Bra) go(in.target);
-    if (in.op == Op::Ret || in.op == Op::Exit) go(n);
-    if (!ends_block(in) || in.guard) go(i + 1);
+    });
   }
   std::sort(out.begin(), out.end());
   return out;

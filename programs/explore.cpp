@@ -157,11 +157,11 @@ std::vector<ThreadTrace> group_traces(
 // Runs `path` again from the start to tell its steps, and for an outcome with a finding each
 // thread's trace. (Nothing to run for a path without choices and without a finding.)
 void replay(const Program& p, const Launch& l, const std::vector<Choice>& path, uint64_t end,
-            PathEnd& e, const Machine& root) {
+            PathEnd& e, const std::shared_ptr<const KernelFacts>& facts) {
   const bool traced = !e.findings.empty();
   if (path.empty() && !traced) return;
   Machine m = start(p, l);
-  m.facts = root.facts;
+  m.facts = facts;
   if (traced)
     m.trace = std::make_shared<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>>(l.threads);
   settle(p, l, m);
@@ -198,7 +198,8 @@ uint64_t end_hash(const PathEnd& e) {
 // outcome's position under its end_hash.
 bool record(const Program& p, const Launch& l, Exploration& x,
             std::unordered_multimap<uint64_t, std::size_t>& index, PathEnd e,
-            const std::shared_ptr<const PathLink>& path, uint64_t end, const Machine& root) {
+            const std::shared_ptr<const PathLink>& path, uint64_t end,
+            const std::shared_ptr<const KernelFacts>& facts) {
   const uint64_t h = end_hash(e);
   for (auto [it, last] = index.equal_range(h); it != last; ++it)
     if (auto& o = x.outcomes[it->second]; same_end(o, e)) {
@@ -207,7 +208,7 @@ bool record(const Program& p, const Launch& l, Exploration& x,
     }
   index.emplace(h, x.outcomes.size());
   e.paths = 1;
-  replay(p, l, path_of(path), end, e, root);
+  replay(p, l, path_of(path), end, e, facts);
   x.outcomes.push_back(std::move(e));
   return true;
 }
@@ -264,12 +265,10 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     f.barriers_next.resize(p.code.size() + 1);
     for (uint32_t pc = 0; pc < p.code.size(); ++pc)
       if (detail::is_activemask(p.code[pc]))
-        f.barriers_next[pc + 1] = first_reached(p, pc + 1, [](const Instruction& in) {
-          return detail::is_block_barrier(in) && in.collective->parsed.aligned;
-        });
+        f.barriers_next[pc + 1] = first_reached(p, pc + 1, detail::is_aligned_barrier);
     root.m.facts = std::make_shared<const KernelFacts>(std::move(f));
   }
-  const Machine start_state = root.m;
+  const auto root_facts = root.m.facts;
   settle(p, l, root.m);
   root.digest = digest(root.m);
   x.steps = root.m.steps;
@@ -297,7 +296,7 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     const auto cs = choices(p, n.m, o.activemask_limit, bounded, o.reduce);
     if (cs.empty()) {
       auto e = end_of(p, l, o, n.m);
-      const bool fresh = record(p, l, x, index, std::move(e), n.path, n.digest, start_state);
+      const bool fresh = record(p, l, x, index, std::move(e), n.path, n.digest, root_facts);
       if (fresh && o.enough && o.enough(x.outcomes.back())) {
         x.complete = false;
         x.limits.push_back("stopped at the first outcome that answers the question asked");
@@ -341,11 +340,12 @@ Exploration explore(const Program& p, const Launch& l, const ExploreOptions& o) 
     // A step that moves no thread back over a loop leaves the threads further on than it found
     // them, so it cannot close a cycle: a state whose choices all lead to states already seen,
     // each of them further on, is only where paths join.
-    const bool cycles = std::all_of(next.begin(), next.end(),
-                                    [&](const Node& c) { return seen.count(c.digest); }) &&
-                        std::any_of(next.begin(), next.end(), [&](const Node& c) {
-                          return progress(p, c.m) <= progress(p, n.m);
-                        });
+    const bool cycles =
+        std::all_of(next.begin(), next.end(),
+                    [&](const Node& c) { return seen.count(c.digest); }) &&
+        std::any_of(next.begin(), next.end(), [&, here = progress(p, n.m)](const Node& c) {
+          return progress(p, c.m) <= here;
+        });
     if (o.reduce && (stops || cycles))
       for (const auto& c : choices(p, n.m, o.activemask_limit, bounded, false))
         if (!offered(c) && (cycles || !n.widened || c.kind == Choice::Kind::Arrive))

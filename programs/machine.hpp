@@ -248,7 +248,6 @@ struct PathEntry {
   bool operator==(const PathEntry&) const = default;
 };
 
-/// The state of the block.
 /// Facts of a kernel found before it runs (cfg.hpp), for a walk under independent scheduling.
 struct KernelFacts {
   /// Per pc, the registers a thread standing there may still read (`live_registers`; the last
@@ -264,6 +263,7 @@ struct KernelFacts {
   std::vector<std::vector<uint32_t>> barriers_next;
 };
 
+/// The state of the block.
 struct Machine {
   std::vector<uint64_t> params;       ///< the parameter space: scalars, and buffers' addresses
   std::vector<uint32_t> param_terms;  ///< per parameter, its term (terms.hpp); empty: none

@@ -36,6 +36,11 @@ inline const spec::FormInfo& form_of(const Instruction& in) {
 inline bool is_block_barrier(const Instruction& in) {
   return in.op == Op::Collective && form_of(in).family == spec::Family::CtaBarrier;
 }
+/// A block barrier that a warp must reach together (every `bar` spelling, `barrier.sync.aligned`):
+/// warp-mates that run a collective while others wait at it come to owe it.
+inline bool is_aligned_barrier(const Instruction& in) {
+  return is_block_barrier(in) && in.collective->parsed.aligned;
+}
 inline bool is_activemask(const Instruction& in) {
   return in.op == Op::Collective && form_of(in).family == spec::Family::Activemask;
 }
