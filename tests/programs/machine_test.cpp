@@ -737,6 +737,33 @@ TEST(Reduction, LosesNoOutcomeAgainstThePlainWalk) {
 // it with one on its first, so it is not read as a partition), and two branches, each with its
 // own __activemask, that no thread of the other can reach (only one branch's groupings are
 // offered at a time). Each against the plain walk: the same ends, in fewer states.
+TEST(Reduction, LoneGroupsRunOneAfterAnotherAsSeparateChoicesWould) {
+  // The two halves of a warp each run __syncwarp with their own half's mask: two lone groups,
+  // executed in one step. The low half then waits at __syncthreads; the high half exits. Run
+  // on after each group, as separate choices are, the high half executes its __syncwarp while
+  // the low half waits at the barrier, and then exits owing it (program.barrier_divergent),
+  // as on the plain walk. Were both groups executed before either ran on, nothing would be owed.
+  const std::string body = kEntry + R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r9, 1;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra $L_low;
+  bar.warp.sync 0xffff0000;
+  bra.uni $L_end;
+$L_low:
+  bar.warp.sync 0x0000ffff;
+  bar.sync 0;
+$L_end:
+)" + kStoreR9;
+  const auto full = run(body, 32, {zeros(32)}, spec::kDefaultTarget, unreduced());
+  const auto reduced = run(body, 32, {zeros(32)});
+  ASSERT_TRUE(full.complete);
+  ASSERT_TRUE(reduced.complete);
+  EXPECT_TRUE(full.any_finding("program.barrier_divergent"));
+  EXPECT_TRUE(reduced.any_finding("program.barrier_divergent"));
+  EXPECT_LE(reduced.states, full.states);
+}
+
 TEST(Reduction, ActivemaskLayersLoopsAndBranchesLoseNoOutcome) {
   const std::string layers = kEntry + R"(
   mov.u32 %r1, %tid.x;
