@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
   using namespace warpspec::cli;
   CLI::App app{
       "warpspec: an executable reference for NVIDIA's warp-level synchronization and "
-      "communication primitives (match.sync, vote.sync, redux.sync, activemask, __syncwarp, "
-      "__syncthreads*)."};
+      "communication primitives (match.sync, vote.sync, redux.sync, shfl.sync, elect.sync, "
+      "activemask, bar.warp.sync and the block barriers)."};
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 ok/proved/agrees, 1 refuted/mismatch, 2 unknown, 3 UB found, 4 form not "
