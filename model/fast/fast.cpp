@@ -133,10 +133,12 @@ model::CtaResult evaluate_cta(const spec::Instr& in, const model::Cta& c, spec::
   r.instr = in;
   r.outcome.d = lanes.d;
   r.outcome.any_ub = lanes.any_ub;
-  for (std::size_t t = 0; t < n; ++t) r.outcome.executes.push_back(bit(lanes.executes, t));
+  r.outcome.executes.resize(n);
+  for (std::size_t t = 0; t < n; ++t) r.outcome.executes[t] = bit(lanes.executes, t);
+  r.outcome.ub.reserve(lanes.ub.size());
   for (const auto& [clause, words] : lanes.ub) {
-    spec::CtaUbTerm<model::Concrete> term{clause, {}};
-    for (std::size_t t = 0; t < n; ++t) term.threads.push_back(bit(words, t));
+    spec::CtaUbTerm<model::Concrete> term{clause, std::vector<bool>(n)};
+    for (std::size_t t = 0; t < n; ++t) term.threads[t] = bit(words, t);
     r.outcome.ub.push_back(std::move(term));
   }
   r.ub = model::cta_findings(r.outcome);

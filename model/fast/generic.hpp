@@ -14,8 +14,10 @@
 // defines (spec::Outcome::d_defined). The algorithms here deliver more: the model's d on every
 // executing lane on which no UB clause fires and no clause leaves d open; where one computes a
 // value only on such lanes, it says so.
+#include <bit>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "model/fast/warp_words.hpp"
@@ -421,6 +423,11 @@ struct CtaLanes {
 /// word, the warp has arrived when that word and its exited threads cover the warp, and the
 /// barrier's arrivals are 32 per such warp. An immediate barrier number and count (the usual
 /// spelling) keep every test a word test; register operands are compared thread by thread.
+/// True for a domain whose words are plain integers: the block-barrier text then takes a few
+/// shortcuts that compute the same words without a chain of selections per thread.
+template <Domain D>
+inline constexpr bool kConcrete = std::is_integral_v<typename D::W32>;
+
 template <Domain D>
 CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::CtaState<D>& s) {
   using B = typename D::B;
@@ -450,14 +457,27 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   }
   // at[j][w]: the warp's threads standing at barrier k_of(j).
   std::vector<std::vector<W>> at(nk, std::vector<W>(warps, d.w32(0)));
-  for (uint32_t j = 0; j < nk; ++j)
-    for (std::size_t w = 0; w < warps; ++w)
-      at[j][w] = in.imm_bar
-                     ? here[w]
-                     : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
+  if (in.imm_bar || !kConcrete<D>) {
+    for (uint32_t j = 0; j < nk; ++j)
+      for (std::size_t w = 0; w < warps; ++w)
+        at[j][w] = in.imm_bar
+                       ? here[w]
+                       : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
+  } else if constexpr (kConcrete<D>) {
+    // The same words from one pass: each thread's bit goes to the barrier it names.
+    for (std::size_t t = 0; t < n; ++t)
+      if (s.arrive[t] && !s.exited[t] && s.bar[t] < nk) at[s.bar[t]][t / 32] |= 1u << (t % 32);
+  }
   // Thread t stands at barrier k_of(j): the register path asks thread by thread.
   auto stands_at = [&](std::size_t t, uint32_t j) {
     return s.arrive[t] && !s.exited[t] && (in.imm_bar ? d.lit(true) : s.bar[t] == d.w32(j));
+  };
+  // The lowest thread standing at barrier j (n when none does); concrete words only.
+  auto lowest_at = [&](uint32_t j) {
+    for (std::size_t w = 0; w < warps; ++w)
+      if constexpr (kConcrete<D>)
+        if (at[j][w] != 0) return w * 32 + static_cast<std::size_t>(std::countr_zero(at[j][w]));
+    return n;
   };
 
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
@@ -483,8 +503,13 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     if (in.has_count) {
       if (in.imm_count) {
         ref[j] = d.w32(*in.imm_count);
-      } else {
+      } else if (!kConcrete<D> || in.imm_bar) {
         for (std::size_t t = n; t-- > 0;) ref[j] = d.ite(stands_at(t, j), s.count[t], ref[j]);
+      } else if constexpr (kConcrete<D>) {
+        // The count of the lowest thread there, found without asking every thread of each
+        // barrier.
+        const std::size_t lowest = lowest_at(j);
+        if (lowest < n) ref[j] = s.count[lowest];
       }
       complete[j] = spec::fills_phases(d, ref[j], arrivals[j], warps);
     } else {
@@ -498,7 +523,12 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   std::vector<uint32_t> numbers(nk);
   for (uint32_t j = 0; j < nk; ++j) numbers[j] = j;
   auto of_mine = [&](std::size_t t, const auto& per_j, auto none) {
-    return spec::select_barrier(d, s.bar[t], numbers, per_j, none);
+    // A concrete number indexes the table: the same value as the selection chain, whose
+    // barriers are 0, 1, ... in order.
+    if constexpr (kConcrete<D>)
+      return s.bar[t] < nk ? decltype(none)(per_j[s.bar[t]]) : none;
+    else
+      return spec::select_barrier(d, s.bar[t], numbers, per_j, none);
   };
 
   CtaLanes<D> out{{}, {}, {}, d.lit(false)};

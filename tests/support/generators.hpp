@@ -396,7 +396,8 @@ inline Gen<model::Cta> cta() {
 /// count, or a named barrier with an immediate or register number and count. Named states lean
 /// to what warp-specialised code does: whole warps at the barrier, whole warps elsewhere, some
 /// warps arriving through the partner form, counts that match the arrivals, and now and then a
-/// count or number that is off (not a multiple of 32, zero, too large, above 15, mixed).
+/// count or number that is off (not a multiple of 32, zero, too large, above 15, mixed), and the
+/// first and last of the sixteen barriers.
 inline Gen<CtaCase> cta_case(spec::FormId f) {
   return rc::gen::exec([f] {
     auto in = *instr(f);
@@ -412,7 +413,8 @@ inline Gen<CtaCase> cta_case(spec::FormId f) {
     std::size_t at = 0;
     for (std::size_t w = 0; w < warps; ++w) {
       const int role = *rc::gen::weightedElement<int>({{5, 0}, {2, 1}, {2, 2}});
-      warp_bar[w] = *rc::gen::weightedElement<uint32_t>({{8, 1}, {2, 2}, {1, 16}});
+      warp_bar[w] =
+          *rc::gen::weightedElement<uint32_t>({{8, 1}, {2, 2}, {1, 0}, {1, 15}, {1, 16}});
       for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t) {
         if (role == 1 && in.has_count) c.arrive[t] = false;
         if (role == 2 && in.has_count && shape != 0) c.partner[t] = true;
@@ -425,8 +427,10 @@ inline Gen<CtaCase> cta_case(spec::FormId f) {
     for (std::size_t w = 0; w < warps; ++w)
       warp_count[w] = *rc::gen::weightedElement<uint32_t>({{10, count}, {1, count + 32}});
     if (shape == 1) in.imm_count = count;
+    // Now and then the first warp's threads each name a barrier of their own (0 to 17).
+    const bool scattered = *rc::gen::weightedElement<bool>({{4, false}, {1, true}});
     for (std::size_t t = 0; t < n; ++t) {
-      c.bar[t] = warp_bar[t / 32];
+      c.bar[t] = scattered && t < 32 ? *rc::gen::inRange<uint32_t>(0, 18) : warp_bar[t / 32];
       c.count[t] = warp_count[t / 32];
     }
     if (in.imm_bar && *rc::gen::weightedElement<bool>({{9, false}, {1, true}}))
