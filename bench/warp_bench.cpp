@@ -205,12 +205,17 @@ int main(int argc, char** argv) {
     else
       register_block_case(c);
   }
-  // The table reports the best of three repetitions unless told otherwise.
+  // The table reports the best of three repetitions unless told otherwise, and runs them in
+  // random order among the other cases': a busy minute on a shared machine then slows one
+  // repetition of many cases rather than every repetition of a few.
   static char repetitions[] = "--benchmark_repetitions=3";
-  const bool repeats_given = std::any_of(args.begin(), args.end(), [](const char* a) {
-    return std::strncmp(a, "--benchmark_repetitions", 23) == 0;
-  });
-  if (table && !repeats_given) args.push_back(repetitions);
+  static char interleave[] = "--benchmark_enable_random_interleaving=true";
+  auto given = [&](const char* flag) {
+    return std::any_of(args.begin(), args.end(),
+                       [&](const char* a) { return std::strncmp(a, flag, std::strlen(flag)) == 0; });
+  };
+  if (table && !given("--benchmark_repetitions")) args.push_back(repetitions);
+  if (table && !given("--benchmark_enable_random_interleaving")) args.push_back(interleave);
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 64;
