@@ -211,8 +211,9 @@ int main(int argc, char** argv) {
   static char repetitions[] = "--benchmark_repetitions=3";
   static char interleave[] = "--benchmark_enable_random_interleaving=true";
   auto given = [&](const char* flag) {
-    return std::any_of(args.begin(), args.end(),
-                       [&](const char* a) { return std::strncmp(a, flag, std::strlen(flag)) == 0; });
+    return std::any_of(args.begin(), args.end(), [&](const char* a) {
+      return std::strncmp(a, flag, std::strlen(flag)) == 0;
+    });
   };
   if (table && !given("--benchmark_repetitions")) args.push_back(repetitions);
   if (table && !given("--benchmark_enable_random_interleaving")) args.push_back(interleave);

@@ -419,15 +419,16 @@ struct CtaLanes {
   typename D::B any_ub;
 };
 
-/// PTX ISA 9.7.13.1 (bar, barrier) one warp at a time: a warp's threads at barrier k are one
-/// word, the warp has arrived when that word and its exited threads cover the warp, and the
-/// barrier's arrivals are 32 per such warp. An immediate barrier number and count (the usual
-/// spelling) keep every test a word test; register operands are compared thread by thread.
 /// True for a domain whose words are plain integers: the block-barrier text then takes a few
 /// shortcuts that compute the same words without a chain of selections per thread.
 template <Domain D>
 inline constexpr bool kConcrete = std::is_integral_v<typename D::W32>;
 
+/// PTX ISA 9.7.13.1 (bar, barrier) one warp at a time: a warp's threads at barrier k are one
+/// word, the warp has arrived when that word and its exited threads cover the warp, and the
+/// barrier's arrivals are 32 per such warp. An immediate barrier number and count (the usual
+/// spelling) keep every test a word test; register operands are compared thread by thread
+/// (concrete words read a thread's barrier by its number).
 template <Domain D>
 CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::CtaState<D>& s) {
   using B = typename D::B;

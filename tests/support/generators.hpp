@@ -413,8 +413,7 @@ inline Gen<CtaCase> cta_case(spec::FormId f) {
     std::size_t at = 0;
     for (std::size_t w = 0; w < warps; ++w) {
       const int role = *rc::gen::weightedElement<int>({{5, 0}, {2, 1}, {2, 2}});
-      warp_bar[w] =
-          *rc::gen::weightedElement<uint32_t>({{8, 1}, {2, 2}, {1, 0}, {1, 15}, {1, 16}});
+      warp_bar[w] = *rc::gen::weightedElement<uint32_t>({{8, 1}, {2, 2}, {1, 0}, {1, 15}, {1, 16}});
       for (std::size_t t = w * 32; t < n && t < w * 32 + 32; ++t) {
         if (role == 1 && in.has_count) c.arrive[t] = false;
         if (role == 2 && in.has_count && shape != 0) c.partner[t] = true;
@@ -433,8 +432,7 @@ inline Gen<CtaCase> cta_case(spec::FormId f) {
       c.bar[t] = scattered && t < 32 ? *rc::gen::inRange<uint32_t>(0, 18) : warp_bar[t / 32];
       c.count[t] = warp_count[t / 32];
     }
-    if (in.imm_bar && *rc::gen::weightedElement<bool>({{9, false}, {1, true}}))
-      in.imm_bar = 0;
+    if (in.imm_bar && *rc::gen::weightedElement<bool>({{9, false}, {1, true}})) in.imm_bar = 0;
     return CtaCase{in, c, *target(), *ptx()};
   });
 }
