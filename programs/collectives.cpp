@@ -385,9 +385,8 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
         }
       }
     }
-    if (reduce)
+    if (reduce) {
       if (auto lone = lone_groups(out)) return {std::move(*lone)};
-    if (reduce)
       for (const auto& [pc, ts] : at_activemask)
         if (met_by_none(m, lo, hi, pc)) {
           std::vector<Choice> here;
@@ -404,6 +403,7 @@ std::vector<Choice> choices(const Program& p, const Machine& m, unsigned activem
             here.push_back({Choice::Kind::Activemask, std::move(g), {}});
           return here;
         }
+    }
     for (const auto& [pc, ts] : at_activemask)
       for (auto& g : groupings(m, ts, activemask_limit, bounded))
         out.push_back({Choice::Kind::Activemask, std::move(g), {}});

@@ -14,7 +14,6 @@
 // defines (spec::Outcome::d_defined). The algorithms here deliver more: the model's d on every
 // executing lane on which no UB clause fires and no clause leaves d open; where one computes a
 // value only on such lanes, it says so.
-#include <bit>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -456,8 +455,11 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     const W p = word(w, [&](std::size_t t) { return s.pred[t] != d.w32(0); });
     truth.push_back(in.negate ? ~p : p);
   }
-  // at[j][w]: the warp's threads standing at barrier k_of(j).
+  // at[j][w]: the warp's threads standing at barrier k_of(j). With concrete register operands,
+  // from one pass that puts each thread's bit at the barrier it names and notes the lowest
+  // thread at each (lowest[j], n when none).
   std::vector<std::vector<W>> at(nk, std::vector<W>(warps, d.w32(0)));
+  std::vector<std::size_t> lowest(nk, n);
   if (in.imm_bar || !kConcrete<D>) {
     for (uint32_t j = 0; j < nk; ++j)
       for (std::size_t w = 0; w < warps; ++w)
@@ -465,20 +467,15 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
                        ? here[w]
                        : here[w] & word(w, [&](std::size_t t) { return s.bar[t] == d.w32(j); });
   } else if constexpr (kConcrete<D>) {
-    // The same words from one pass: each thread's bit goes to the barrier it names.
-    for (std::size_t t = 0; t < n; ++t)
-      if (s.arrive[t] && !s.exited[t] && s.bar[t] < nk) at[s.bar[t]][t / 32] |= 1u << (t % 32);
+    for (std::size_t t = n; t-- > 0;)
+      if (s.arrive[t] && !s.exited[t] && s.bar[t] < nk) {
+        at[s.bar[t]][t / 32] |= 1u << (t % 32);
+        lowest[s.bar[t]] = t;
+      }
   }
   // Thread t stands at barrier k_of(j): the register path asks thread by thread.
   auto stands_at = [&](std::size_t t, uint32_t j) {
     return s.arrive[t] && !s.exited[t] && (in.imm_bar ? d.lit(true) : s.bar[t] == d.w32(j));
-  };
-  // The lowest thread standing at barrier j (n when none does); concrete words only.
-  auto lowest_at = [&](uint32_t j) {
-    for (std::size_t w = 0; w < warps; ++w)
-      if constexpr (kConcrete<D>)
-        if (at[j][w] != 0) return w * 32 + static_cast<std::size_t>(std::countr_zero(at[j][w]));
-    return n;
   };
 
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
@@ -507,10 +504,8 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
       } else if (!kConcrete<D> || in.imm_bar) {
         for (std::size_t t = n; t-- > 0;) ref[j] = d.ite(stands_at(t, j), s.count[t], ref[j]);
       } else if constexpr (kConcrete<D>) {
-        // The count of the lowest thread there, found without asking every thread of each
-        // barrier.
-        const std::size_t lowest = lowest_at(j);
-        if (lowest < n) ref[j] = s.count[lowest];
+        // The count of the lowest thread there, as the selection chain above finds it.
+        if (lowest[j] < n) ref[j] = s.count[lowest[j]];
       }
       complete[j] = spec::fills_phases(d, ref[j], arrivals[j], warps);
     } else {
