@@ -5,6 +5,7 @@
 
 #include "cli/command.hpp"
 #include "model/output.hpp"
+#include "model/process.hpp"
 
 namespace warpspec::cli {
 
@@ -22,6 +23,7 @@ bool add_command(Command c) {
 
 int main(int argc, char** argv) {
   using namespace warpspec::cli;
+  warpspec::model::keep_freed_memory();
   CLI::App app{
       "warpspec: an executable reference for NVIDIA's warp-level synchronization and "
       "communication primitives (match.sync, vote.sync, redux.sync, shfl.sync, elect.sync, "
