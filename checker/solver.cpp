@@ -1,6 +1,17 @@
 #include "checker/solver.hpp"
 
+// Read by the copy of z3++.h that checker/CMakeLists.txt makes (when the header needs it).
+thread_local bool warpspec_z3_release_moved_over = false;
+
 namespace warpspec::checker {
+
+ReleaseMovedOverTerms::ReleaseMovedOverTerms() : before_(warpspec_z3_release_moved_over) {
+  warpspec_z3_release_moved_over = true;
+}
+
+ReleaseMovedOverTerms::~ReleaseMovedOverTerms() {
+  warpspec_z3_release_moved_over = before_;
+}
 
 std::string_view answer_name(Answer a) {
   switch (a) {

@@ -70,6 +70,23 @@ class Solver {
   z3::solver s_;
 };
 
+/// While one lives, a z3::expr that another is moved into releases the term it held, on this
+/// thread. Debian 12's Z3 header (4.8.12) does not, so a context keeps every term a fold
+/// replaced until it is deleted, and deleting it then takes seconds (checker/CMakeLists.txt
+/// builds the checker with a copy of the header that asks this). The prover lives under one:
+/// releasing changes which numbers Z3 gives new terms, and with them which models it returns,
+/// so the witness searches whose answers are kept as files do not.
+class ReleaseMovedOverTerms {
+ public:
+  ReleaseMovedOverTerms();
+  ~ReleaseMovedOverTerms();
+  ReleaseMovedOverTerms(const ReleaseMovedOverTerms&) = delete;
+  ReleaseMovedOverTerms& operator=(const ReleaseMovedOverTerms&) = delete;
+
+ private:
+  bool before_;
+};
+
 /// Checks the conjunction of `assertions` in a fresh Solver under `limits`.
 Outcome solve(z3::context& ctx, const z3::expr_vector& assertions, Limits limits = {});
 /// Checks one formula in a fresh Solver under `limits`.
