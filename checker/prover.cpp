@@ -117,6 +117,9 @@ struct Solve {
   const Query& q;
   const ProveOptions& opt;
   Clock::time_point deadline;
+  /// Z3's step count in the context after the latest check (the count is the context's own, so
+  /// the latest is the whole property's so far).
+  mutable uint64_t steps = 0;
 
   /// The limits of a check that may take `budget_ms` (0: the rest of the deadline), or nothing
   /// when the deadline has passed.
@@ -140,7 +143,7 @@ struct Solve {
     Solver s(ctx, *lim);
     s.add(q.hypothesis);
     s.add(!claim);
-    return s.check();
+    return counted(s.check());
   }
 
   /// Checks claim `k` on `inc`, a solver that holds the hypotheses and keeps what it learns from
@@ -152,7 +155,12 @@ struct Solve {
     inc.set_limits(*lim);
     const auto assumed = ctx.bool_const(("claim " + std::to_string(k) + " fails").c_str());
     inc.add(z3::implies(assumed, !q.env.claims[k]));
-    return inc.check(assumed);
+    return counted(inc.check(assumed));
+  }
+
+  Outcome counted(Outcome o) const {
+    steps = std::max(steps, o.steps);
+    return o;
   }
 
   static Outcome timed_out() {
@@ -306,6 +314,7 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       }
       if (v.status != Status::Proved) break;
     }
+    v.steps = solve.steps;
   } catch (const z3::exception& e) {
     v.status = Status::Unknown;
     v.error = std::string("Z3 error: ") + e.msg();

@@ -33,6 +33,7 @@ struct Verdict {
   Status status = Status::Unknown;
   double seconds = 0;          ///< wall time of this property, building included
   std::size_t claims = 0;      ///< proof obligations the property stated
+  uint64_t steps = 0;          ///< Z3's deterministic step count for the whole property
   std::string reason;          ///< unknown: Z3's reason; refuted: the claim that failed
   std::string counterexample;  ///< refuted: lane tables of the replay
   nlohmann::json counterexample_json;

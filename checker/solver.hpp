@@ -33,6 +33,8 @@ struct Outcome {
   std::optional<z3::model> model;  ///< Sat only
   std::string reason;              ///< Unknown only: Z3's reason ("timeout", "max. resource
                                    ///< limit exceeded", an exception's message)
+  uint64_t steps = 0;  ///< Z3's step count in this context so far, this check included: a
+                       ///< measure of work that, unlike time, a busy machine does not change
   bool sat() const { return answer == Answer::Sat; }
   bool unsat() const { return answer == Answer::Unsat; }
   bool unknown() const { return answer == Answer::Unknown; }

@@ -99,10 +99,12 @@ int run_prove(const ProveArgs& a) {
 
   std::size_t proved = 0, refuted = 0, unknown = 0;
   double solver_time = 0;
+  uint64_t solver_steps = 0;
   std::vector<std::string> errors, unwritten;
   for (const auto& v : verdicts) {
     if (!v.output_error.empty()) unwritten.push_back(v.output_error);
     solver_time += v.seconds;
+    solver_steps += v.steps;
     if (!v.error.empty()) errors.push_back(v.name + ": " + v.error);
     if (v.status == checker::Status::Proved)
       ++proved;
@@ -125,6 +127,7 @@ int run_prove(const ProveArgs& a) {
                        {"doc", chosen[k]->doc},
                        {"verdict", checker::status_name(v.status)},
                        {"seconds", v.seconds},
+                       {"steps", v.steps},
                        {"claims", v.claims}};
       if (!v.reason.empty()) j["reason"] = v.reason;
       if (v.status == checker::Status::Refuted) j["counterexample"] = v.counterexample_json;
@@ -141,6 +144,7 @@ int run_prove(const ProveArgs& a) {
                                   {"unknown", unknown},
                                   {"wall_seconds", wall},
                                   {"solver_seconds", solver_time},
+                                  {"solver_steps", solver_steps},
                                   {"jobs", a.jobs},
                                   {"slowest", slow}}}}
                      .dump(2)

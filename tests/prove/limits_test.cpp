@@ -18,6 +18,18 @@ TEST(Limits, TinyResourceLimitIsUnknownNeverProved) {
   EXPECT_FALSE(v.reason.empty());
 }
 
+TEST(Limits, StepsCountTheSolversWorkAndRepeat) {
+  const auto lib = law_library();
+  const auto* p = find_property(lib, "vote.all_is_ballot_of_live_mask");
+  ASSERT_NE(p, nullptr);
+  const auto a = prove(*p, ProveOptions{});
+  const auto b = prove(*p, ProveOptions{});
+  ASSERT_EQ(a.status, Status::Proved);
+  EXPECT_GT(a.steps, 0u);
+  // Z3's step count is deterministic: a second proof of a quick property does the same work.
+  EXPECT_EQ(a.steps, b.steps);
+}
+
 TEST(Limits, TinyTimeoutIsUnknownNeverProved) {
   const auto lib = law_library();
   const auto* p = find_property(lib, "vote.all_is_ballot_of_live_mask");
