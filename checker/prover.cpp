@@ -135,9 +135,11 @@ struct Solve {
     return Limits{limit, static_cast<unsigned>(opt.rlimit)};
   }
 
-  Outcome check(const z3::expr& claim, unsigned budget_ms) const {
-    const auto lim = limits(budget_ms);
+  /// Checks `claim` within `budget_ms` and, when non-zero, `budget_steps` of Z3's steps.
+  Outcome check(const z3::expr& claim, unsigned budget_ms, unsigned budget_steps = 0) const {
+    auto lim = limits(budget_ms);
     if (!lim) return timed_out();
+    if (budget_steps && (!lim->rlimit || budget_steps < lim->rlimit)) lim->rlimit = budget_steps;
     // A fresh solver per query: the QF_BV tactic bit-blasts it on its own and never falls back
     // to the incremental core, which is much slower on most of these problems.
     Solver s(ctx, *lim);
@@ -170,8 +172,13 @@ struct Solve {
   }
 };
 
-/// How long a group of claims is tried as one query before its claims are tried one by one.
-constexpr unsigned kGroupBudgetMs = 1500;
+/// How much work a group of claims may take as one query before its claims are tried one by
+/// one: Z3's steps, so that the choice does not depend on how busy the machine is (a wall-clock
+/// budget gave up on twice as many groups when another process shared the cores). Groups that
+/// settle take up to 6.5 M steps; those that do not go on far beyond. The wall-clock limit only
+/// guards against a query whose steps come unusually slowly (2-9 M steps/s here).
+constexpr unsigned kGroupBudgetSteps = 7'000'000;
+constexpr unsigned kGroupBudgetMs = 6000;
 /// How many claims of a group that does not settle as a whole are tried together.
 constexpr std::size_t kSlice = 8;
 /// How long a claim is tried on the group's incremental solver before it gets a fresh one (and
@@ -259,7 +266,7 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       auto settle = [&](const std::vector<std::size_t>& part) {
         auto all = q.d.lit(true);
         for (auto k : part) all = all && q.env.claims[k];
-        auto r = solve.check(all, kGroupBudgetMs);
+        auto r = solve.check(all, kGroupBudgetMs, kGroupBudgetSteps);
         if (r.unsat()) return true;
         if (r.sat())
           for (auto k : part)
