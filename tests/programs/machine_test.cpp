@@ -843,8 +843,9 @@ $L_end:
     if (c.outcomes) {
       EXPECT_EQ(full.outcomes.size(), c.outcomes);
     }
-    if (c.outcomes)
+    if (c.outcomes) {
       for (const auto& o : full.outcomes) EXPECT_EQ(o.kind, PathEnd::Kind::Completed);
+    }
     EXPECT_EQ(memory_ends(reduced), memory_ends(full));
     EXPECT_EQ(reduced.outcomes.size(), full.outcomes.size());
   }

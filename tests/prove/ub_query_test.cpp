@@ -64,7 +64,9 @@ TEST(UbQuery, WitnessesAreAsPlainAsTheirStoryAllows) {
           EXPECT_NE(ub_of(x), seen) << "lane " << i << " needs no mask bit " << j;
         }
       }
-      if (i != 5) EXPECT_EQ(w.a[i], 0u);  // UB does not read the operand
+      if (i != 5) {
+        EXPECT_EQ(w.a[i], 0u);  // UB does not read the operand
+      }
     }
   }
   EXPECT_EQ(witnesses, 3u);
