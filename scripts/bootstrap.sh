@@ -105,6 +105,14 @@ slow+='|[A-Za-z]+/Corpus\.TheDepthFirstWalkFindsTheSameOutcomes/.*'
 # Unknown inputs over the whole kernel corpus and a 129-class search: the terms and the solver
 # are Z3's, and the sanitizers run the smaller input tests.
 slow+='|Inputs\.(EveryCorpusKernelWalksTheSameWithAndWithoutTerms|APartialBlockIsExactlyWhereSyncthreadsDiverges|TheReductionLosesNoOutcomeForAnyInput)'
+# The searches over every class of an unknown input (63 and 129 classes) and the Z3 witness
+# search for the f32 forms on sm_100a and the sm_6x convergence rules: Z3's work, 20-35 s each
+# under the sanitizers; the shorter input searches and witness tests run there. Likewise the
+# shuffles' agreement over every operand on whole warps (the kernels' tests run there), and the
+# emitted CUDA handed to nvcc (nvcc's work; the emitter runs there).
+slow+='|cli\.run_unknown$|cli\.run_unknown_from_launch_file|example\.run_syncthreads_nonuniform_every_n'
+slow+='|Witness\.TheF32FormsOnSm100aAndTheConvergenceRulesOnSm60HaveWitnessesToo'
+slow+='|EveryShuffleOperand\.|vectors\.emit_cuda_compiles'
 # ctest drops a pattern it cannot compile (CMake's allow nine groups) and would then run every
 # test here: refuse that.
 count_tests() { (cd "$asan" && ctest -N "$@" | sed -n 's/^Total Tests: //p'); }
