@@ -145,7 +145,7 @@ struct Solve {
     Solver s(ctx, *lim);
     s.add(q.hypothesis);
     s.add(!claim);
-    return counted(s.check());
+    return counted(s, s.check());
   }
 
   /// Checks claim `k` on `inc`, a solver that holds the hypotheses and keeps what it learns from
@@ -157,11 +157,11 @@ struct Solve {
     inc.set_limits(*lim);
     const auto assumed = ctx.bool_const(("claim " + std::to_string(k) + " fails").c_str());
     inc.add(z3::implies(assumed, !q.env.claims[k]));
-    return counted(inc.check(assumed));
+    return counted(inc, inc.check(assumed));
   }
 
-  Outcome counted(Outcome o) const {
-    steps = std::max(steps, o.steps);
+  Outcome counted(Solver& s, Outcome o) const {
+    steps = std::max(steps, s.steps());
     return o;
   }
 

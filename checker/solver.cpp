@@ -69,16 +69,20 @@ Outcome Solver::answer(const std::function<z3::check_result()>& run) {
     o.reason = e.msg();
   }
   if (o.unknown() && o.reason.empty()) o.reason = "unknown";
+  return o;
+}
+
+uint64_t Solver::steps() {
   try {
     const auto stats = s_.statistics();
     for (unsigned k = 0; k < stats.size(); ++k)
       if (stats.key(k) == "rlimit count")
-        o.steps = stats.is_uint(k) ? stats.uint_value(k)
-                                   : static_cast<uint64_t>(stats.double_value(k));
+        return stats.is_uint(k) ? stats.uint_value(k)
+                                : static_cast<uint64_t>(stats.double_value(k));
   } catch (const z3::exception&) {
-    // No statistics: the count stays 0, which only a report of the work reads.
+    // No statistics: 0, which only a report of the work reads.
   }
-  return o;
+  return 0;
 }
 
 Outcome solve(z3::context& ctx, const z3::expr_vector& assertions, Limits limits) {

@@ -33,8 +33,6 @@ struct Outcome {
   std::optional<z3::model> model;  ///< Sat only
   std::string reason;              ///< Unknown only: Z3's reason ("timeout", "max. resource
                                    ///< limit exceeded", an exception's message)
-  uint64_t steps = 0;  ///< Z3's step count in this context so far, this check included: a
-                       ///< measure of work that, unlike time, a busy machine does not change
   bool sat() const { return answer == Answer::Sat; }
   bool unsat() const { return answer == Answer::Unsat; }
   bool unknown() const { return answer == Answer::Unknown; }
@@ -64,6 +62,10 @@ class Solver {
   /// learnt about the assertions for the next check, which pays off over many claims on the
   /// same hypotheses.
   Outcome check(const z3::expr& assumption);
+  /// Z3's step count in this solver's context so far: a measure of work that, unlike time, a
+  /// busy machine does not change. Reading it changes which models later checks in the context
+  /// return, so the witness searches, whose models are kept as files, never read it.
+  uint64_t steps();
 
  private:
   Solver(z3::context& ctx, z3::solver s) : ctx_(ctx), s_(std::move(s)) {}
