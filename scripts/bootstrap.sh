@@ -130,6 +130,14 @@ fi
 targets=$(python3 scripts/main_targets.py "$build" "$asan" "$slow")
 # shellcheck disable=SC2086  # one ninja target a word
 cmake --build "$build" -j "$jobs" -- $targets
+# A test program left unbuilt here must have run under the sanitizers: else its tests would
+# silently drop out of the run.
+for program in $(cd "$build" && ctest -N | sed -n 's/^ *Test *#[0-9]*: \(.*\)_NOT_BUILT$/\1/p'); do
+  if [ -z "$(find "$asan" -name "$program" -type f -perm -u+x -print -quit)" ]; then
+    echo "bootstrap.sh: the main build left out $program, which the sanitizer build lacks" >&2
+    exit 70
+  fi
+done
 
 # Each test runs once. The main build runs the tests left out above and those the sanitizer build
 # does not have (the bug sets' simulators, the Python bindings, the capture harness where nvcc is
