@@ -14,6 +14,9 @@
 // defines (spec::Outcome::d_defined). The algorithms here deliver more: the model's d on every
 // executing lane on which no UB clause fires and no clause leaves d open; where one computes a
 // value only on such lanes, it says so.
+#include <array>
+#include <cstddef>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -432,6 +435,15 @@ template <Domain D>
 CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::CtaState<D>& s) {
   using B = typename D::B;
   using W = typename D::W32;
+  // The working words live in a buffer on the stack (a heap block only past it), so that a
+  // concrete evaluation of a small block allocates nothing but its answer. Concrete flags are
+  // bytes: a vector<bool> would pay a shift and a mask on every read.
+  using F = std::conditional_t<std::is_same_v<B, bool>, uint8_t, B>;
+  std::array<std::byte, 8192> buffer;
+  std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+  auto vec = [&]<class T>(std::size_t count, const T& x) {
+    return std::pmr::vector<T>(count, x, &arena);
+  };
   const spec::FormInfo& f = spec::form_info(in.form);
   const bool red = f.mode != spec::Mode::None;
   const std::size_t n = s.arrive.size(), warps = (n + 31) / 32;
@@ -447,19 +459,26 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     const std::size_t m = std::min<std::size_t>(32, n - w * 32);
     return d.w32(m == 32 ? 0xffffffffu : (1u << m) - 1u);
   };
-  std::vector<W> here, exited, partner, truth;
-  for (std::size_t w = 0; w < warps; ++w) {
-    here.push_back(word(w, [&](std::size_t t) { return s.arrive[t] && !s.exited[t]; }));
-    exited.push_back(word(w, [&](std::size_t t) { return s.exited[t]; }));
-    partner.push_back(word(w, [&](std::size_t t) { return s.partner[t]; }));
-    const W p = word(w, [&](std::size_t t) { return s.pred[t] != d.w32(0); });
-    truth.push_back(in.negate ? ~p : p);
+  std::pmr::vector<W> here(&arena), exited(&arena), partner(&arena), truth(&arena);
+  // One pass over the threads gathers the four words of each warp (for plain words, reading
+  // each thread's flags once, in order).
+  for (auto* x : {&here, &exited, &partner, &truth}) x->resize(warps, d.w32(0));
+  for (std::size_t t = 0; t < n; ++t) {
+    const std::size_t w = t / 32;
+    const unsigned b = static_cast<unsigned>(t % 32);
+    const B gone = s.exited[t];
+    here[w] = here[w] | spec::bit_if(d, s.arrive[t] && !gone, b);
+    exited[w] = exited[w] | spec::bit_if(d, gone, b);
+    partner[w] = partner[w] | spec::bit_if(d, s.partner[t], b);
+    truth[w] = truth[w] | spec::bit_if(d, s.pred[t] != d.w32(0), b);
   }
+  if (in.negate)
+    for (auto& x : truth) x = ~x;
   // at[j][w]: the warp's threads standing at barrier k_of(j). With concrete register operands,
   // from one pass that puts each thread's bit at the barrier it names and notes the lowest
   // thread at each (lowest[j], n when none).
-  std::vector<std::vector<W>> at(nk, std::vector<W>(warps, d.w32(0)));
-  std::vector<std::size_t> lowest(nk, n);
+  std::pmr::vector<std::pmr::vector<W>> at(nk, vec(warps, d.w32(0)), &arena);
+  auto lowest = vec(nk, n);
   if (in.imm_bar || !kConcrete<D>) {
     for (uint32_t j = 0; j < nk; ++j)
       for (std::size_t w = 0; w < warps; ++w)
@@ -479,11 +498,12 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   };
 
   const W block = d.w32(static_cast<uint32_t>(32 * warps));
-  std::vector<W> ref(nk, d.w32(0)), arrivals(nk, d.w32(0)), popc(nk, d.w32(0));
-  std::vector<B> complete(nk, d.lit(false)), all(nk, d.lit(true)), any(nk, d.lit(false)),
-      red_at(nk, d.lit(false)), partner_at(nk, d.lit(false));
+  auto ref = vec(nk, d.w32(0)), arrivals = vec(nk, d.w32(0)), popc = vec(nk, d.w32(0));
+  auto complete = vec(nk, F(d.lit(false))), all = vec(nk, F(d.lit(true))),
+       any = vec(nk, F(d.lit(false))), red_at = vec(nk, F(d.lit(false))),
+       partner_at = vec(nk, F(d.lit(false)));
   // whole[w][j]: every live thread of warp w stands at barrier k_of(j).
-  std::vector<std::vector<B>> whole_at(warps);
+  std::pmr::vector<std::pmr::vector<F>> whole_at(warps, &arena);
   for (uint32_t j = 0; j < nk; ++j) {
     B everyone = d.lit(true), red_here = d.lit(false), partner_here = d.lit(false);
     for (std::size_t w = 0; w < warps; ++w) {
@@ -516,8 +536,9 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   }
   // With register operands, thread t reads a per-barrier fact through its own barrier number,
   // as the model does (spec::select_barrier).
-  std::vector<uint32_t> numbers(nk);
-  for (uint32_t j = 0; j < nk; ++j) numbers[j] = j;
+  std::vector<uint32_t> numbers;  // the symbolic selection's barriers
+  if constexpr (!kConcrete<D>)
+    for (uint32_t j = 0; j < nk; ++j) numbers.push_back(j);
   auto of_mine = [&](std::size_t t, const auto& per_j, auto none) {
     // A concrete number indexes the table: the same value as the selection chain, whose
     // barriers are 0, 1, ... in order.
@@ -528,7 +549,10 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
   };
 
   CtaLanes<D> out{{}, {}, {}, d.lit(false)};
-  std::vector<std::vector<W>> fires(std::size(spec::kCtaUb), std::vector<W>(warps, d.w32(0)));
+  out.executes.reserve(warps);
+  out.d.reserve(n);
+  std::pmr::vector<std::pmr::vector<W>> fires(std::size(spec::kCtaUb), vec(warps, d.w32(0)),
+                                              &arena);
   for (std::size_t w = 0; w < warps; ++w) {
     out.executes.push_back(here[w] & ~partner[w]);
     // Per barrier: the warp's threads there and whether they wait (bar.arrive's do not).
@@ -602,11 +626,11 @@ CtaLanes<D> evaluate_cta_words(const D& d, const spec::Instr& in, const spec::Ct
     const auto& cl = f.clauses;
     if (std::find(cl.begin(), cl.end(), spec::kCtaUb[c]) == cl.end()) continue;
     for (const auto& x : fires[c]) out.any_ub = out.any_ub || x != d.w32(0);
-    out.ub.push_back({spec::kCtaUb[c], std::move(fires[c])});
+    out.ub.push_back({spec::kCtaUb[c], std::vector<W>(fires[c].begin(), fires[c].end())});
   }
   // Each barrier's value; an executing thread stands at its barrier, so the immediate's value is
   // the value, and a register's is the one its number selects.
-  std::vector<W> val(nk, d.w32(0));
+  auto val = vec(nk, d.w32(0));
   for (uint32_t j = 0; j < nk; ++j) {
     if (f.mode == spec::Mode::Popc) val[j] = popc[j];
     if (f.mode == spec::Mode::And) val[j] = d.ite(all[j], d.w32(1), d.w32(0));
