@@ -21,7 +21,8 @@ namespace warpspec::capture {
 // several, as `cat a.gz b.gz` makes), and anything after the last member that is not another
 // member is an error, never silently dropped, as gzread would drop it.
 struct FileBytes::Impl {
-  std::ifstream raw;
+  std::unique_ptr<model::InputFile> file;  // as every input is opened: "-", a FIFO, a device
+  std::istream* raw_in = nullptr;
   bool gzip = false;
   std::string path;
   std::function<std::size_t()> line;
@@ -38,28 +39,26 @@ struct FileBytes::Impl {
     if (zs.avail_in > 0 && zs.next_in != in.data())
       std::memmove(in.data(), zs.next_in, zs.avail_in);
     zs.next_in = in.data();
-    raw.read(reinterpret_cast<char*>(in.data()) + zs.avail_in,
-             static_cast<std::streamsize>(in.size() - zs.avail_in));
-    zs.avail_in += static_cast<uInt>(raw.gcount());
+    raw_in->read(reinterpret_cast<char*>(in.data()) + zs.avail_in,
+                 static_cast<std::streamsize>(in.size() - zs.avail_in));
+    zs.avail_in += static_cast<uInt>(raw_in->gcount());
     return zs.avail_in > 0;
   }
 #endif
-  [[noreturn]] void fail(const std::string& what) const { throw FormatError(path, line() + 1, what); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw FormatError(path, line() + 1, what);
+  }
 };
 
 FileBytes::FileBytes(const std::filesystem::path& path, std::function<std::size_t()> line)
     : impl_(std::make_unique<Impl>()) {
   impl_->path = path.string();
   impl_->line = std::move(line);
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw MissingFile(impl_->path + ": a directory, not a file");
-  if (!std::filesystem::exists(path, ec)) throw MissingFile(impl_->path + ": no such file");
-  impl_->raw.open(path, std::ios::binary);
-  if (!impl_->raw) throw MissingFile(impl_->path + ": cannot open");
-  const int b0 = impl_->raw.get(), b1 = impl_->raw.get();
-  impl_->raw.clear();
-  impl_->raw.seekg(0);
+  impl_->file = std::make_unique<model::InputFile>(impl_->path);
+  std::istream& raw = impl_->file->stream();
+  impl_->raw_in = &raw;
+  const int b0 = raw.get(), b1 = raw.get();
+  impl_->file->rewind();
   impl_->gzip = b0 == 0x1f && b1 == 0x8b;
   if (impl_->gzip) {
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
@@ -78,8 +77,8 @@ FileBytes::~FileBytes() = default;
 std::size_t FileBytes::read(char* out, std::size_t cap) {
   Impl& z = *impl_;
   if (!z.gzip) {
-    z.raw.read(out, static_cast<std::streamsize>(cap));
-    return static_cast<std::size_t>(z.raw.gcount());
+    z.raw_in->read(out, static_cast<std::streamsize>(cap));
+    return static_cast<std::size_t>(z.raw_in->gcount());
   }
 #if WARPSPEC_CAPTURE_HAVE_ZLIB
   z.zs.next_out = reinterpret_cast<Bytef*>(out);
@@ -98,7 +97,7 @@ std::size_t FileBytes::read(char* out, std::size_t cap) {
     const int ret = inflate(&z.zs, Z_NO_FLUSH);
     if (ret == Z_STREAM_END)
       z.member_ended = true;
-    else if (ret == Z_BUF_ERROR && z.raw.eof() && z.zs.avail_in == 0)
+    else if (ret == Z_BUF_ERROR && z.raw_in->eof() && z.zs.avail_in == 0)
       z.fail("truncated gzip stream (the file was cut short)");
     else if (ret != Z_OK && ret != Z_BUF_ERROR)
       z.fail("corrupt gzip stream");
@@ -114,7 +113,8 @@ std::string read_text(const std::filesystem::path& path) {
   FileBytes bytes(path, [] { return std::size_t{0}; });
   std::string text;
   std::vector<char> block(1 << 16);
-  for (std::size_t n; (n = bytes.read(block.data(), block.size())) > 0;) text.append(block.data(), n);
+  for (std::size_t n; (n = bytes.read(block.data(), block.size())) > 0;)
+    text.append(block.data(), n);
   return text;
 }
 
@@ -127,9 +127,6 @@ struct Reader::Impl {
 
 Reader::Reader(const std::filesystem::path& path)
     : impl_(std::make_unique<Impl>(path.string())), path_(path.string()) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw MissingFile(path_ + ": no such capture file");
   impl_->bytes = std::make_unique<FileBytes>(
       path, [this] { return impl_->lines ? impl_->lines->line_number() : 0; });
   impl_->lines = std::make_unique<json::LineReader>(

@@ -246,10 +246,40 @@ void shuffle_operands(Fields& in, WarpRecord& r, const std::array<uint32_t, kW>&
   }
   in.need(bit(kWidth));
   for (unsigned i = 0; i < kW; ++i)
-    if (const uint32_t want = spec::shfl_c_of_width(width[i], spec::form_info(r.form).mode); r.c[i] != want)
+    if (const uint32_t want = spec::shfl_c_of_width(width[i], spec::form_info(r.form).mode);
+        r.c[i] != want)
       in.fail(kC, "lane " + std::to_string(i) + ": c is " + hex(r.c[i]) + ", but " + r.call +
                       " passes " + hex(want) + " for width " + std::to_string(width[i]));
   r.width = width;
+}
+
+/// The instruction a record's text writes, checked against its form and `negate` (written on
+/// `operand`, "a" or "c"): the replay reads those fields, so a text that says otherwise is
+/// refused, not replayed as the fields say.
+template <class R>
+spec::Instr record_instr(Fields& in, const R& r, const char* operand) {
+  const auto parsed = spec::parse_instruction(r.instr);
+  if (const auto* e = std::get_if<spec::ParseError>(&parsed))
+    in.fail(kInstr, "\"" + r.instr + "\" does not parse: " + e->message);
+  const spec::Instr ins = std::get<spec::ParsedInstr>(parsed).instr;
+  if (ins.form != r.form)
+    in.fail(kInstr, "\"" + r.instr + "\" is " + std::string(spec::form_info(ins.form).name) +
+                        ", not " + std::string(spec::form_info(r.form).name));
+  if (ins.negate != r.negate)
+    in.fail(in.has(kNegate) ? kNegate : kInstr,
+            std::string("\"negate\" must be ") + (ins.negate ? "true" : "false") + ": \"" +
+                r.instr + "\" writes " + (ins.negate ? "!" : "") + operand);
+  return ins;
+}
+
+/// A warp record's text, checked as record_instr() checks it and against its lanes' membermasks.
+void warp_instr(Fields& in, const WarpRecord& r) {
+  const spec::Instr ins = record_instr(in, r, "a");
+  if (ins.imm_mask)
+    for (unsigned i = 0; i < kW; ++i)
+      if (r.status[i] == model::LaneStatus::Executes && r.mask[i] != *ins.imm_mask)
+        in.fail(kMask, "lane " + std::to_string(i) + " passes " + hex(r.mask[i]) + ", but \"" +
+                           r.instr + "\" writes the membermask " + hex(*ins.imm_mask));
 }
 
 WarpRecord parse_warp(Fields& in) {
@@ -330,6 +360,7 @@ WarpRecord parse_warp(Fields& in) {
   });
   in.finish(r);
   in.need(bit(kMask) | bit(kA));
+  if (r.via == Via::Ptx) warp_instr(in, r);
   shuffle_operands(in, r, width);
   if (in.has(kFault)) {
     // A failed launch observed nothing: only what the instruction would have written.
@@ -373,18 +404,7 @@ std::vector<bool> warp_words(json::Value& v, std::size_t n) {
 /// The instruction a block record's text writes, checked against its form and `negate`.
 spec::Instr cta_instr(Fields& in, const CtaRecord& r) {
   if (r.via == Via::Intrinsic) return instr_of(r);
-  const auto parsed = spec::parse_instruction(r.instr);
-  if (const auto* e = std::get_if<spec::ParseError>(&parsed))
-    in.fail(kInstr, "\"" + r.instr + "\" does not parse: " + e->message);
-  const spec::Instr ins = std::get<spec::ParsedInstr>(parsed).instr;
-  if (ins.form != r.form)
-    in.fail(kInstr, "\"" + r.instr + "\" is " + std::string(spec::form_info(ins.form).name) +
-                        ", not " + std::string(spec::form_info(r.form).name));
-  if (ins.negate != r.negate)
-    in.fail(in.has(kNegate) ? kNegate : kInstr,
-            std::string("\"negate\" must be ") + (ins.negate ? "true" : "false") + ": \"" +
-                r.instr + "\" writes " + (ins.negate ? "!c" : "c"));
-  return ins;
+  return record_instr(in, r, "c");
 }
 
 CtaRecord parse_cta(Fields& in) {

@@ -114,11 +114,8 @@ using Record = std::variant<WarpRecord, CtaRecord>;
 /// A malformed capture file: the one input error type (model/input.hpp).
 using FormatError = model::FormatError;
 
-/// A capture file that does not exist or cannot be opened.
-class MissingFile : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+/// A capture file that does not exist or cannot be opened: the one missing-input error.
+using MissingFile = model::MissingInput;
 
 /// The bytes of a file, inflated where it is gzip-compressed (told by its first two bytes).
 class FileBytes {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "capture/format.hpp"
+#include "model/state_io.hpp"
 #include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
 
@@ -59,41 +60,68 @@ bool undecided(LaunchVerdict v) {
          v == LaunchVerdict::TrapUnfinished;
 }
 
-LaunchRecord parse_launch_record(std::string_view text, const std::string& file, std::size_t line) {
-  auto fail = [&](const std::string& what) -> LaunchRecord {
-    throw model::FormatError(file, line, what);
-  };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return fail(std::string("not a JSON object: ") + e.what());
+namespace {
+
+using Json = nlohmann::json;
+
+// A member a record, manifest or index must hold (or may, when `required` is false: nullptr
+// when absent), checked to be of the kind `is` tells; `refuse(what)` throws about it.
+template <class Refuse>
+const Json* member(const Json& j, const char* name, bool (Json::*is)() const noexcept,
+                   const char* kind, bool required, Refuse&& refuse) {
+  const auto it = j.find(name);
+  if (it == j.end()) {
+    if (required) refuse(std::string("missing field \"") + name + "\"");
+    return nullptr;
   }
-  if (!j.is_object()) return fail("expected a launch record (a JSON object)");
+  if (!((*it).*is)()) refuse(std::string(name) + ": expected " + kind);
+  return &*it;
+}
+
+// An unsigned JSON integer of at most 32 bits.
+bool is_u32(const Json& j) {
+  return j.is_number_unsigned() && j.get<uint64_t>() <= 0xffffffffu;
+}
+
+}  // namespace
+
+LaunchRecord parse_launch_record(std::string_view text, const std::string& file, std::size_t line) {
+  auto fail = [&](const std::string& what) { throw model::FormatError(file, line, what); };
+  const Json j = model::parse_json_line(std::string(text), file, line);
+  if (!j.is_object()) fail("expected a launch record (a JSON object)");
   LaunchRecord r;
-  try {
-    r.kernel = j.at("kernel").get<std::string>();
-    r.run = j.value("run", 0u);
-    r.status = j.at("status").get<std::string>();
-    if (r.status != "completed" && r.status != "hang" && r.status != "error")
-      return fail("status \"" + r.status + "\": expected completed, hang or error");
-    r.error = j.value("error", "");
-    r.device = j.value("device", "");
-    // The runner records the driver API version as a number (13000 is 13.0).
-    if (const auto d = j.find("driver"); d != j.end() && d->is_number_unsigned())
-      r.driver = std::to_string(d->get<unsigned>() / 1000) + "." +
-                 std::to_string(d->get<unsigned>() % 1000 / 10);
-    else
-      r.driver = j.value("driver", "");
-    if (r.status == "completed")
-      for (const auto& b : j.at("buffers")) {
-        if (b.is_null())
-          r.buffers.emplace_back();
-        else
-          r.buffers.emplace_back(b.get<std::vector<uint32_t>>());
+  r.kernel = member(j, "kernel", &Json::is_string, "a string", true, fail)->get<std::string>();
+  if (const auto* run = member(j, "run", &Json::is_number_unsigned, "a run number", false, fail))
+    r.run = run->get<unsigned>();
+  r.status = member(j, "status", &Json::is_string, "a string", true, fail)->get<std::string>();
+  if (r.status != "completed" && r.status != "hang" && r.status != "error")
+    fail("status \"" + r.status + "\": expected completed, hang or error");
+  for (auto [name, to] : {std::pair{"error", &r.error}, std::pair{"device", &r.device}})
+    if (const auto* v = member(j, name, &Json::is_string, "a string", false, fail))
+      *to = v->get<std::string>();
+  // The runner records the driver API version as a number (13000 is 13.0).
+  if (const auto d = j.find("driver"); d != j.end() && is_u32(*d))
+    r.driver = std::to_string(d->get<unsigned>() / 1000) + "." +
+               std::to_string(d->get<unsigned>() % 1000 / 10);
+  else if (const auto* v = member(j, "driver", &Json::is_string, "a version", false, fail))
+    r.driver = v->get<std::string>();
+  if (r.status == "completed") {
+    const auto& buffers = *member(j, "buffers", &Json::is_array, "an array", true, fail);
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+      const auto& b = buffers[i];
+      if (b.is_null()) {
+        r.buffers.emplace_back();
+        continue;
       }
-  } catch (const nlohmann::json::exception& e) {
-    return fail(std::string("launch record: ") + e.what());
+      const std::string at = "buffers[" + std::to_string(i) + "]";
+      if (!b.is_array()) fail(at + ": expected null (a scalar) or an array of words");
+      std::vector<uint32_t> words;
+      for (std::size_t w = 0; w < b.size(); ++w) {
+        if (!is_u32(b[w])) fail(at + "[" + std::to_string(w) + "]: expected a 32-bit word");
+        words.push_back(b[w].get<uint32_t>());
+      }
+      r.buffers.emplace_back(std::move(words));
+    }
   }
   return r;
 }
@@ -139,26 +167,35 @@ LaunchVerdict judge(const LaunchRecord& r, const programs::Exploration& x) {
 }
 
 std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
-  const std::string text = read_text(index);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw model::FormatError(index.string(), 1, std::string("not JSON: ") + e.what());
-  }
+  const Json j = model::parse_json(read_text(index), index.string());
   const fs::path dir = index.parent_path();
+  auto refuse_in = [&](const std::string& path) {
+    return [&index, path](const std::string& what) {
+      throw model::InputError(index.string() + ": " + path + what, true);
+    };
+  };
+  if (!j.is_object()) refuse_in("")("expected an object with \"sets\"");
+  const auto& all = *member(j, "sets", &Json::is_array, "an array", true, refuse_in(""));
   std::vector<KernelSet> sets;
-  try {
-    for (const auto& s : j.at("sets")) {
-      KernelSet k;
-      k.name = s.at("name").get<std::string>();
-      for (const auto& m : s.at("manifests")) k.manifests.push_back(dir / m.get<std::string>());
-      for (const auto& r : s.at("records")) k.records.push_back(dir / r.get<std::string>());
-      k.sample = std::max(1u, s.value("sample", 1u));
-      sets.push_back(std::move(k));
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::string at = "sets[" + std::to_string(i) + "]";
+    const auto refuse = refuse_in(at + ": ");
+    if (!all[i].is_object()) refuse_in(at)(": expected an object");
+    const auto& s = all[i];
+    KernelSet k;
+    k.name = member(s, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
+    for (auto [name, to] :
+         {std::pair{"manifests", &k.manifests}, std::pair{"records", &k.records}}) {
+      const auto& files = *member(s, name, &Json::is_array, "an array of paths", true, refuse);
+      for (const auto& f : files) {
+        if (!f.is_string()) refuse(std::string(name) + ": expected an array of paths");
+        to->push_back(dir / f.get<std::string>());
+      }
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw model::FormatError(index.string(), 1, std::string("kernel sets: ") + e.what());
+    if (const auto* n =
+            member(s, "sample", &Json::is_number_unsigned, "a positive count", false, refuse))
+      k.sample = std::max(1u, n->get<unsigned>());
+    sets.push_back(std::move(k));
   }
   return sets;
 }
@@ -175,16 +212,30 @@ struct Kernel {
 std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manifests) {
   std::map<std::string, Kernel> kernels;
   for (const auto& m : manifests) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(read_text(m));
-      for (const auto& k : j.at("kernels")) {
-        fs::path ptx = m.parent_path() / k.at("ptx").get<std::string>();
-        if (!fs::exists(ptx) && fs::exists(ptx.string() + ".gz")) ptx += ".gz";
-        kernels[k.at("name").get<std::string>()] = {k, ptx, m.string()};
-      }
-    } catch (const nlohmann::json::exception& e) {
-      throw model::FormatError(m.string(), 1, std::string("kernel manifest: ") + e.what());
+    const Json j = model::parse_json(read_text(m), m.string());
+    auto refuse_in = [&](const std::string& path) {
+      return [&m, path](const std::string& what) {
+        throw model::InputError(m.string() + ": " + path + what, true);
+      };
+    };
+    if (!j.is_object()) refuse_in("")("expected an object with \"kernels\"");
+    const auto& all = *member(j, "kernels", &Json::is_array, "an array", true, refuse_in(""));
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const std::string at = "kernels[" + std::to_string(i) + "]";
+      const auto refuse = refuse_in(at + ": ");
+      const auto& k = all[i];
+      if (!k.is_object()) refuse_in(at)(": expected an object");
+      // Everything a replay reads of the kernel, checked before any is explored.
+      const auto name =
+          member(k, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
+      fs::path ptx = m.parent_path() /
+                     member(k, "ptx", &Json::is_string, "a path", true, refuse)->get<std::string>();
+      (void)member(k, "entry", &Json::is_string, "the .entry's name", true, refuse);
+      (void)member(k, "params", &Json::is_array, "an array", true, refuse);
+      (void)programs::launch_from_json(k, m.string() + ": " + at);
+      std::error_code ec;
+      if (!fs::exists(ptx, ec) && fs::exists(ptx.string() + ".gz", ec)) ptx += ".gz";
+      kernels[name] = {k, ptx, m.string()};
     }
   }
   return kernels;
@@ -256,6 +307,11 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
           const auto& k = kernels.at(order[todo[i]]);
           const auto read =
               programs::read_ptx(ptx_text.at(k.ptx), k.entry.at("entry").get<std::string>());
+          if (const auto* e = std::get_if<programs::ReadError>(&read); e && e->no_entry)
+            // Not PTX outside the subset: the manifest names a kernel its file does not hold.
+            throw model::InputError(
+                k.manifest + ": " + order[todo[i]] + ": " + k.ptx.string() + ": " + e->message,
+                true);
           if (const auto* p = std::get_if<programs::Program>(&read)) {
             const auto launch = programs::launch_from_json(k.entry, k.manifest);
             results[todo[i]] = programs::explore(*p, launch.launch, options_for(todo[i]));

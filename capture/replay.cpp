@@ -328,7 +328,7 @@ void Replayer::add_warp(const WarpRecord& r, spec::Target t, spec::PtxVersion v,
 }
 
 Observation& Replayer::observe(const std::string& form, const std::string& tag,
-                              const std::vector<spec::ClauseId>& ub_seen) {
+                               const std::vector<spec::ClauseId>& ub_seen) {
   Observation& ob = observations_[form + "|" + tag];
   if (ob.form.empty()) ob.form = form, ob.tag = tag;
   for (auto c : ub_seen)
@@ -715,10 +715,17 @@ std::vector<std::filesystem::path> capture_files(const std::filesystem::path& di
   std::vector<std::filesystem::path> out;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return {dir};
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
-    if (!e.is_regular_file()) continue;
-    const std::string name = e.path().filename().string();
-    if (name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")) out.push_back(e.path());
+  namespace fs = std::filesystem;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  if (ec) throw MissingFile(dir.string() + ": cannot read the folder (" + ec.message() + ")");
+  // An entry whose kind cannot be told (a link to itself, a dangling link) is read like a file
+  // when its name is a capture's, so that the reader names what is wrong with it.
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) throw MissingFile(dir.string() + ": cannot read the folder (" + ec.message() + ")");
+    const std::string name = it->path().filename().string();
+    if (!name.ends_with(".jsonl") && !name.ends_with(".jsonl.gz")) continue;
+    std::error_code kind;
+    if (!it->is_directory(kind)) out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
   return out;

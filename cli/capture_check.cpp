@@ -227,10 +227,12 @@ const bool capture_check_registered = add_command(
        sub.footer(
            "Exit codes: 0 every defined lane agrees, 1 a defined lane mismatches (or a form the "
            "model says the target lacks was captured, or a kernel launch contradicts its "
-           "finished exploration), 64 neither captures nor --programs given, 65 malformed capture file (file:line and "
+           "finished exploration), 64 neither captures nor --programs given, 65 malformed capture "
+           "file (file:line and "
            "what was expected), 66 missing file.");
-       return [=] { return run_capture_check(*inputs, *max, *observed, *facts, *impl, *programs,
-                                            *sampled, *max_states);
+       return [=] {
+         return run_capture_check(*inputs, *max, *observed, *facts, *impl, *programs, *sampled,
+                                  *max_states);
        };
      }});
 

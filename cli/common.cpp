@@ -2,15 +2,18 @@
 
 namespace warpspec::cli {
 
-spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin) {
+spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin, int code) {
   auto r = spec::parse_instruction(text);
   if (auto* p = std::get_if<spec::ParsedInstr>(&r)) return *p;
   const auto& e = std::get<spec::ParseError>(r);
-  std::string shown = text;
-  for (auto& ch : shown)
-    if (ch == '\n' || ch == '\t') ch = ' ';
-  throw Failure{kExitUsage, origin + ":1:" + std::to_string(e.column) + ": " + e.message + "\n  " +
-                                shown + "\n  " + std::string(e.column - 1, ' ') + "^"};
+  // Control bytes are shown as '?', one for one, so that the caret still points at the column.
+  auto plain = [](std::string s) {
+    for (auto& ch : s)
+      if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = ch == '\t' ? ' ' : '?';
+    return s;
+  };
+  throw Failure{code, origin + ":1:" + std::to_string(e.column) + ": " + plain(e.message) + "\n  " +
+                          plain(text) + "\n  " + std::string(e.column - 1, ' ') + "^"};
 }
 
 spec::Target target_or_fail(const std::string& text, spec::Target fallback) {

@@ -10,9 +10,11 @@
 
 namespace warpspec::cli {
 
-/// Parses an instruction or throws a Failure (exit 64) that shows the text with a caret under the
-/// offending column. `origin` names where the text came from ("instruction" or "file.json").
-spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin);
+/// Parses an instruction or throws a Failure (exit `code`: 64 for the command line, 65 for a file)
+/// that shows the text with a caret under the offending column. `origin` names where the text
+/// came from ("instruction" or "file.json").
+spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin,
+                                int code = kExitUsage);
 
 /// Parses --target/--ptx values (empty: default) or throws a usage Failure.
 spec::Target target_or_fail(const std::string& text, spec::Target fallback);

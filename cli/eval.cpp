@@ -37,7 +37,7 @@ int run_eval(const EvalOptions& o) {
     throw Failure{kExitUsage,
                   "give the instruction, e.g. warpspec eval 'match.any.sync.b32 d, a, 0xffffffff;' "
                   "--a '5*2,6*'"};
-  const auto p = parse_or_fail(text, origin);
+  const auto p = parse_or_fail(text, origin, js && js->instruction ? kExitDataError : kExitUsage);
   const bool flags_given = !o.flags.a.empty() || !o.flags.mask.empty() || !o.flags.masks.empty() ||
                            !o.flags.exited.empty() || !o.flags.inactive.empty() ||
                            !o.flags.sites.empty() || !o.flags.b.empty() || !o.flags.c.empty() ||

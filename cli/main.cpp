@@ -1,11 +1,14 @@
 // warpspec: wires the registered subcommands into one CLI11 application.
 #include <algorithm>
+#include <csignal>
 #include <exception>
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "model/input.hpp"
 #include "model/output.hpp"
 #include "model/process.hpp"
+#include "model/state_io.hpp"
 
 namespace warpspec::cli {
 
@@ -24,6 +27,8 @@ bool add_command(Command c) {
 int main(int argc, char** argv) {
   using namespace warpspec::cli;
   warpspec::model::keep_freed_memory();
+  // A closed pipe on standard output is a failed write (exit 73, docs/cli.md), not a signal.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{
       "warpspec: an executable reference for NVIDIA's warp-level synchronization and "
       "communication primitives (match.sync, vote.sync, redux.sync, shfl.sync, elect.sync, "
@@ -64,6 +69,16 @@ int main(int argc, char** argv) {
   } catch (const Failure& f) {
     std::cerr << "warpspec: " << f.message << "\n";
     return f.code;
+  } catch (const warpspec::model::MissingInput& e) {
+    // The input errors a subcommand did not word itself keep their meaning: never "internal".
+    std::cerr << "warpspec: " << e.what() << "\n";
+    return kExitNoInput;
+  } catch (const warpspec::model::FormatError& e) {
+    std::cerr << "warpspec: " << e.what() << "\n";
+    return kExitDataError;
+  } catch (const warpspec::model::InputError& e) {
+    std::cerr << "warpspec: " << e.what() << "\n";
+    return as_failure(e).code;
   } catch (const std::exception& e) {
     std::cerr << "warpspec: internal error: " << e.what() << "\n";
     return kExitInternal;

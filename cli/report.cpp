@@ -12,6 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/program_records.hpp"
 #include "model/eval.hpp"
+#include "model/input.hpp"
 #include "model/render.hpp"
 #ifdef WARPSPEC_HAVE_CAPTURE_FORMAT
 #include "capture/replay.hpp"
@@ -109,8 +110,11 @@ bool suites_on_hardware(const std::string& dir) {
   namespace fs = std::filesystem;
   std::cout << "Conformance suites on hardware (" << dir << "):\n";
   std::vector<std::pair<fs::path, fs::path>> pairs;  // vectors, results
-  if (fs::is_directory(dir))
-    for (const auto& e : fs::directory_iterator(dir)) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw Failure{kExitNoInput, "--suites " + dir + ": a file, not a folder of suites"};
+  if (fs::is_directory(dir, ec))
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
       const auto name = e.path().filename().string();
       const auto cut = name.find("-results.jsonl");
       if (cut == std::string::npos) continue;
@@ -126,10 +130,12 @@ bool suites_on_hardware(const std::string& dir) {
   }
   bool ok = true;
   for (const auto& [suite, results] : pairs) {
-    std::ifstream v(suite), r(results);
     vectors::CheckReport rep;
     try {
-      rep = vectors::check(v, suite.string(), r, results.string());
+      model::InputFile v(suite.string()), r(results.string());
+      rep = vectors::check(v.stream(), suite.string(), r.stream(), results.string());
+    } catch (const model::MissingInput& e) {
+      throw Failure{kExitNoInput, e.what()};
     } catch (const std::exception& e) {
       throw Failure{kExitDataError, e.what()};
     }
@@ -212,6 +218,14 @@ bool program_corpus(const std::string& index) {
 }
 #endif
 
+// A path the command line names must exist; a default one may be missing (an installed binary
+// far from the project's data), and that part of the report then says it skipped.
+void need_given(const CLI::App& sub, const char* option, const std::string& path) {
+  std::error_code ec;
+  if (sub.count(option) && !std::filesystem::exists(path, ec))
+    throw Failure{kExitNoInput, std::string(option) + " " + path + ": no such file or folder"};
+}
+
 int run_report(const std::string& corpus, const std::string& suites, const std::string& programs,
                unsigned timeout_ms) {
   int semantic = 0, undefined = 0, open_value = 0;
@@ -271,7 +285,10 @@ const bool report_registered = add_command(
        sub.add_option("--timeout-ms", *timeout,
                       "Z3 time per property of the library (0 skips the proofs)")
            ->capture_default_str();
-       return [corpus, suites, programs, timeout] {
+       return [&sub, corpus, suites, programs, timeout] {
+         need_given(sub, "--corpus", *corpus);
+         need_given(sub, "--suites", *suites);
+         need_given(sub, "--programs", *programs);
          return run_report(*corpus, *suites, *programs, *timeout);
        };
      }});

@@ -24,6 +24,7 @@ struct RunOptions {
   unsigned threads = 32;
   bool threads_given = false;
   std::vector<std::string> params, show, unknown;
+  std::size_t unknown_given = 0;  // of `unknown`, the names the command line gives (first)
   uint64_t max_states = 200000;
   unsigned max_classes = 256;
   unsigned activemask_limit = 5;
@@ -265,14 +266,17 @@ void print_text(const programs::Program& p, const programs::Launch& l,
 
 #ifdef WARPSPEC_HAVE_CHECKER
 // The parameter an --unknown names: by its name in the PTX or its position from 1.
-unsigned param_or_fail(const programs::Program& p, const std::string& name) {
+// `from_file`: the name comes from the launch file `launch_file`, not from the command line.
+unsigned param_or_fail(const programs::Program& p, const std::string& name, bool from_file,
+                       const std::string& launch_file) {
   for (unsigned k = 0; k < p.params.size(); ++k)
     if (p.params[k].name == name || std::to_string(k + 1) == name) return k;
   std::string names;
   for (const auto& q : p.params) names += (names.empty() ? "" : ", ") + q.name;
-  throw Failure{kExitUsage, "--unknown " + name + ": the kernel has no parameter of that name or " +
-                                "position (1-" + std::to_string(p.params.size()) + ": " + names +
-                                ")"};
+  const std::string why = "the kernel has no parameter of that name or position (1-" +
+                          std::to_string(p.params.size()) + ": " + names + ")";
+  if (from_file) throw Failure{kExitDataError, launch_file + ": unknown: '" + name + "': " + why};
+  throw Failure{kExitUsage, "--unknown " + name + ": " + why};
 }
 
 // The unknowns' values in one class's input: "n = 40, in = [1, 2, 3]".
@@ -332,7 +336,8 @@ struct Question {
 int run_inputs(const RunOptions& o, const programs::Program& prog, const programs::Launch& launch,
                const programs::ExploreOptions& eo) {
   checker::InputQuery q;
-  for (const auto& name : o.unknown) q.unknown.push_back(param_or_fail(prog, name));
+  for (std::size_t k = 0; k < o.unknown.size(); ++k)
+    q.unknown.push_back(param_or_fail(prog, o.unknown[k], k >= o.unknown_given, o.launch_file));
   std::sort(q.unknown.begin(), q.unknown.end());
   q.unknown.erase(std::unique(q.unknown.begin(), q.unknown.end()), q.unknown.end());
   q.explore = eo;
@@ -489,6 +494,9 @@ uint32_t register_or_fail(const programs::Program& p, const std::string& name) {
 int run_program(const RunOptions& given) {
   RunOptions o = given;  // a launch file may name unknowns too
   if (o.file.empty()) throw Failure{kExitUsage, "give a PTX file: warpspec run kernel.ptx"};
+  if (o.file == "-" && o.launch_file == "-")
+    throw Failure{kExitUsage, "the kernel and --launch cannot both be standard input"};
+  o.unknown_given = o.unknown.size();
   std::string text;
   try {
     text = model::read_input(o.file);
@@ -516,6 +524,10 @@ int run_program(const RunOptions& given) {
   }
   launch.target = target_or_fail(o.target, launch.target);
   auto read = programs::read_ptx(text, entry);
+  if (auto* e = std::get_if<programs::ReadError>(&read);
+      e && e->no_entry && o.entry.empty() && !entry.empty())
+    // The launch file named the entry.
+    throw Failure{kExitDataError, o.launch_file + ": entry: " + o.file + ": " + e->message};
   if (auto* e = std::get_if<programs::ReadError>(&read))
     throw Failure{kExitDataError, o.file + ":" + std::to_string(e->loc.line) + ":" +
                                       std::to_string(e->loc.column) + ": " + e->message};
@@ -540,6 +552,9 @@ int run_program(const RunOptions& given) {
   try {
     x = programs::explore(prog, launch, eo);
   } catch (const std::invalid_argument& e) {
+    // A launch the kernel cannot take: the launch file's fault when it gave the parameters.
+    if (!o.launch_file.empty() && o.params.empty())
+      throw Failure{kExitDataError, o.launch_file + ": " + e.what()};
     throw Failure{kExitUsage, e.what()};
   }
   if (o.json)

@@ -195,7 +195,9 @@ int run_vectors(const VectorsOptions& o) {
     cov = std::move(suite.coverage);
     header = {g.target, g.ptx, g.seed, vs.size()};
   }
-  std::ostream& info = o.out.empty() && o.emit.empty() ? std::cerr : std::cout;
+  // Reports go to standard error whenever the vectors themselves go to standard output.
+  const bool data_to_stdout = o.emit.empty() && (o.out == "-" || (o.out.empty() && o.in.empty()));
+  std::ostream& info = data_to_stdout || o.out.empty() ? std::cerr : std::cout;
   if (!o.emit.empty()) {
     if (o.emit != "cuda" && o.emit != "cpp")
       throw Failure{kExitUsage, "--emit '" + o.emit + "': the emitters are 'cuda' and 'cpp'"};
@@ -220,7 +222,7 @@ int run_vectors(const VectorsOptions& o) {
       info << "wrote " << o.out << ": " << st.vectors << " vectors for " << st.kernels
            << " intrinsic overloads, " << st.skipped_ub
            << " UB vectors reported skipped unless run_ub is set\n";
-  } else if (o.in.empty()) {
+  } else if (o.in.empty() || !o.out.empty()) {  // with --in, -o writes the file read, checked
     auto write = [&](std::ostream& os) { vectors::write_vectors(os, header, vs); };
     if (o.out.empty() || o.out == "-") {
       write(std::cout);

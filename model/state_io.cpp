@@ -1,9 +1,12 @@
 #include "model/state_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "model/input.hpp"
@@ -120,11 +123,24 @@ std::string printable(const std::string& s, bool ascii) {
   return out;
 }
 
-
 const json& field(const json& obj, const char* name, const std::string& where) {
   auto it = obj.find(name);
   if (it == obj.end()) throw InputError(where + ": missing field \"" + name + "\"", true);
   return *it;
+}
+
+// Refuses a member the format does not have: a misspelled "stauts" would otherwise leave the
+// lane at its default without a word.
+void only_members(const json& obj, std::initializer_list<std::string_view> names,
+                  const std::string& where) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;
+    std::string known;
+    for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+    throw InputError(where + ": unknown member \"" + printable(it.key(), false) +
+                         "\" (the format has " + known + ")",
+                     true);
+  }
 }
 
 LaneStatus status_from(const json& v, const std::string& where) {
@@ -139,21 +155,90 @@ LaneStatus status_from(const json& v, const std::string& where) {
 
 }  // namespace
 
-nlohmann::json parse_json(const std::string& text, const std::string& file) {
+namespace {
+
+// The byte offset of the opening quote of the `nth` member name (0-based) of `text`, JSON that
+// has parsed: a string followed by a colon is a name.
+std::size_t member_name_at(const std::string& text, std::size_t nth) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    const std::size_t open = i;
+    for (++i; i < text.size() && text[i] != '"'; ++i)
+      if (text[i] == '\\') ++i;
+    std::size_t j = i + 1;
+    while (j < text.size() &&
+           (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
+      ++j;
+    if (j < text.size() && text[j] == ':' && nth-- == 0) return open;
+  }
+  return 0;
+}
+
+// A member name given twice in one object, which JSON readers take differently (nlohmann keeps
+// the last): refused, as the line-based readers refuse it.
+struct DuplicateName {
+  std::string name;
+  std::size_t nth;  // which member name of the text it is
+};
+
+}  // namespace
+
+namespace {
+
+// What is wrong with a JSON text that does not parse, and at which byte.
+struct JsonFault {
+  std::size_t byte;
+  std::string message;
+};
+
+nlohmann::json parse_or_fault(const std::string& text) {
   try {
-    return json::parse(text);
+    std::vector<std::set<std::string>> names;  // per open object, the names met so far
+    std::size_t count = 0;
+    const json::parser_callback_t refuse_twice = [&](int, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::object_start) names.emplace_back();
+      if (event == json::parse_event_t::object_end) names.pop_back();
+      if (event == json::parse_event_t::key) {
+        auto name = parsed.get<std::string>();
+        if (!names.back().insert(name).second) throw DuplicateName{std::move(name), count};
+        ++count;
+      }
+      return true;
+    };
+    return json::parse(text, refuse_twice);
+  } catch (const DuplicateName& d) {
+    throw JsonFault{member_name_at(text, d.nth),
+                    "the member \"" + printable(d.name, false) + "\" is given twice"};
   } catch (const json::parse_error& e) {
-    throw InputError(place(file, text, e.byte == 0 ? 0 : e.byte - 1) + ": malformed JSON (" +
-                         json_error_text(e.what()) + ")",
-                     true);
+    throw JsonFault{e.byte == 0 ? 0 : e.byte - 1,
+                    "malformed JSON (" + json_error_text(e.what()) + ")"};
   } catch (const json::exception& e) {
     // Not a syntax error (a number too large for a double): point at the number it names.
     const std::string what = e.what();
     const auto b = what.find('\''), q = what.rfind('\'');
     const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
-    throw InputError(place(file, text, at == std::string::npos ? 0 : at) + ": malformed JSON (" +
-                         json_error_text(what) + ")",
-                     true);
+    throw JsonFault{at == std::string::npos ? 0 : at,
+                    "malformed JSON (" + json_error_text(what) + ")"};
+  }
+}
+
+}  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& file) {
+  try {
+    return parse_or_fault(text);
+  } catch (const JsonFault& f) {
+    throw InputError(place(file, text, f.byte) + ": " + f.message, true);
+  }
+}
+
+nlohmann::json parse_json_line(const std::string& text, const std::string& file, std::size_t line) {
+  try {
+    return parse_or_fault(text);
+  } catch (const JsonFault& f) {
+    const auto [l, c] = line_col(text, f.byte);
+    throw FormatError(file, line + static_cast<std::size_t>(l) - 1, static_cast<std::size_t>(c),
+                      f.message);
   }
 }
 
@@ -240,8 +325,9 @@ void fill_word_operand(const spec::ParsedInstr& p, char name, const std::optiona
     return;
   }
   if (list.empty())
-    usage(std::string("the operand ") + name + " '" + reg + "' is a register: give its values with " +
-          flag + " (one value for all lanes, or a list such as '1*16,2*')");
+    usage(std::string("the operand ") + name + " '" + reg +
+          "' is a register: give its values with " + flag +
+          " (one value for all lanes, or a list such as '1*16,2*')");
   auto vs = expand_list(list, spec::kWarpSize, flag);
   for (unsigned i = 0; i < spec::kWarpSize; ++i)
     out[i] = static_cast<uint32_t>(
@@ -346,8 +432,8 @@ Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
     c.arrive[i] = s == LaneStatus::Executes;
     c.exited[i] = s == LaneStatus::Exited;
   });
-  fill_thread_operand("--bar", "a (the barrier number)", !p.instr.imm_bar, p.bar_register, f.bar,
-                      n, c.bar);
+  fill_thread_operand("--bar", "a (the barrier number)", !p.instr.imm_bar, p.bar_register, f.bar, n,
+                      c.bar);
   fill_thread_operand("--count", "b (the thread count)", p.instr.has_count && !p.instr.imm_count,
                       p.count_register, f.count, n, c.count);
   if (!f.partner.empty()) {
@@ -386,6 +472,7 @@ JsonState read_state_text(std::string text, const std::string& path) {
   js.raw = std::move(text);
   auto doc = parse_json(js.raw, path);
   if (!doc.is_object()) throw InputError(path + ": expected a JSON object at the top level", true);
+  only_members(doc, {"schema", "instruction", "target", "ptx", "lanes", "threads"}, path);
   if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
     throw InputError(path + ": schema " +
                          (it->is_string() ? "\"" + printable(it->get<std::string>(), false) + "\""
@@ -418,6 +505,7 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     const std::string where = js.file + ": lanes[" + std::to_string(i) + "]";
     const auto& l = lanes[i];
     if (!l.is_object()) throw InputError(where + ": expected an object", true);
+    only_members(l, {"lane", "status", "mask", "a", "site", "b", "c"}, where);
     if (auto it = l.find("lane");
         it != l.end() && !(it->is_number_unsigned() && it->get<uint64_t>() == i))
       throw InputError(
@@ -466,6 +554,7 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     const std::string where = js.file + ": threads[" + std::to_string(i) + "]";
     const auto& t = threads[i];
     if (!t.is_object()) throw InputError(where + ": expected an object", true);
+    only_members(t, {"status", "a", "bar", "count", "via"}, where);
     auto s =
         t.contains("status") ? status_from(t["status"], where + ".status") : LaneStatus::Executes;
     c.arrive[i] = s == LaneStatus::Executes;
@@ -476,13 +565,17 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     auto reg = [&](const char* key, bool wanted, std::vector<uint32_t>& out) {
       if (!t.contains(key)) {
         if (wanted)
-          throw InputError(where + ": missing \"" + key + "\" (the instruction reads it from a "
-                           "register)", true);
+          throw InputError(where + ": missing \"" + key +
+                               "\" (the instruction reads it from a "
+                               "register)",
+                           true);
         return;
       }
       if (!wanted)
-        throw InputError(where + ": \"" + key + "\" is given, but the instruction does not read "
-                         "it from a register", true);
+        throw InputError(where + ": \"" + key +
+                             "\" is given, but the instruction does not read "
+                             "it from a register",
+                         true);
       out[i] = static_cast<uint32_t>(value_or_throw(json_value_text(t[key], where + "." + key),
                                                     kMaskSyntax, where + "." + key, true));
     };

@@ -27,8 +27,11 @@ class InputError : public std::runtime_error {
   bool data_;
 };
 
-/// Parses a whole JSON document; malformed text is an InputError naming `file`, line and column.
+/// Parses a whole JSON document; malformed text, or a member name given twice in one object, is
+/// an InputError naming `file`, line and column.
 nlohmann::json parse_json(const std::string& text, const std::string& file);
+/// The same for one line of a JSON Lines file, numbered `line`: a model::FormatError.
+nlohmann::json parse_json_line(const std::string& text, const std::string& file, std::size_t line);
 
 /// Expands a per-lane list: comma-separated items, `V*N` repeats V N times, a final `V*` fills
 /// the remaining lanes, and a single plain item applies to every lane. Throws InputError

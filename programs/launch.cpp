@@ -129,8 +129,10 @@ LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& file) {
       const std::string path = at("unknown[" + std::to_string(k) + "]");
       if (u.is_string())
         s.unknown.push_back(u.get<std::string>());
+      else if (u.is_number_unsigned() && u.get<uint64_t>() >= 1)
+        s.unknown.push_back(std::to_string(u.get<uint64_t>()));
       else
-        s.unknown.push_back(std::to_string(json_number(u, path)));
+        fail(path, "expected a parameter's name or its position from 1", true);
     }
   }
   if (j.contains("entry")) {

@@ -24,14 +24,39 @@ namespace {
 struct Failure {
   SourceLoc loc;
   std::string message;
+  bool no_entry = false;
 };
 
 [[noreturn]] void fail(SourceLoc loc, std::string message) {
   throw Failure{loc, std::move(message)};
 }
 
+// What one kernel may declare: every state of an exploration holds each thread's registers and
+// the block's shared window, so these bound one state's size. A block of sm_90 may use at most
+// 227 KiB of shared memory.
+constexpr std::size_t kMaxRegisters = 16384;
+constexpr uint64_t kMaxSharedBytes = uint64_t{256} << 10;
+
+std::string hex_byte(char c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(c));
+  return buf;
+}
+
+// A name as a message shows it: quoted, control bytes as \xNN, at most 80 characters.
 std::string quoted(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < 80; ++i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += s[i];
+    }
+  }
+  return out + (s.size() > 80 ? "...'" : "'");
 }
 
 // ---------------------------------------------------------------- text and tokens
@@ -136,7 +161,9 @@ std::vector<Token> lex(std::string_view s, const LineTable& lines) {
       end = word_end(s, i + 1);
       kind = Tok::Word;
     } else if (kPunct.find(c) == std::string_view::npos) {
-      fail(lines.at(i), "unexpected character " + quoted(std::string_view(&s[i], 1)));
+      fail(lines.at(i), static_cast<unsigned char>(s[i]) >= 0x80
+                            ? "unexpected byte " + hex_byte(s[i]) + " (PTX is ASCII text)"
+                            : "unexpected character " + quoted(std::string_view(&s[i], 1)));
     }
     out.push_back({kind, s.substr(i, end - i), i, lines.at(i)});
     i = end;
@@ -645,7 +672,10 @@ void EntryReader::read_reg() {
     }
     const Token& n = c_.expect(Tok::Number, "the number of registers");
     const uint64_t count = parse_magnitude(n);
-    if (count > 1'000'000) fail(n.loc, "too many registers: " + std::string(n.text));
+    if (count > kMaxRegisters || prog_.regs.size() + count > kMaxRegisters)
+      fail(n.loc, "too many registers: the kernel would declare more than " +
+                      std::to_string(kMaxRegisters) +
+                      " (each thread of every state holds them all)");
     c_.expect('>', "after the number of registers");
     for (uint64_t i = 0; i < count; ++i)
       declare_register(name, std::string(name.text) + std::to_string(i), *type);
@@ -654,6 +684,9 @@ void EntryReader::read_reg() {
 }
 
 void EntryReader::declare_register(const Token& at, std::string name, Type t) {
+  if (prog_.regs.size() >= kMaxRegisters)
+    fail(at.loc,
+         "too many registers: the kernel declares more than " + std::to_string(kMaxRegisters));
   scopes_.declare(at, name, {Symbol::Kind::Reg, static_cast<uint32_t>(prog_.regs.size())});
   prog_.regs.push_back({std::move(name), t});
 }
@@ -683,8 +716,10 @@ SharedVar read_shared_var(Cursor& c, const Token& at, uint32_t window_end) {
   }
   if (c.peek().is('=')) fail(c.peek().loc, "initialized .shared variables are not supported");
   c.expect(';', "after the .shared declaration");
-  if (size > (uint64_t{1} << 24)) fail(name.loc, "the .shared variable is too large");
   if (!align) align = elem;
+  if (uint64_t{align_up(window_end, align)} + size > kMaxSharedBytes)
+    fail(name.loc, "the .shared variables take more than " + std::to_string(kMaxSharedBytes >> 10) +
+                       " KiB, more than any GPU gives one block");
   return {std::string(name.text), static_cast<uint32_t>(size), align, align_up(window_end, align)};
 }
 
@@ -1224,7 +1259,7 @@ const EntrySite& ModuleReader::choose(std::string_view entry) const {
   std::string names;
   for (const auto& e : entries_) names += (names.empty() ? "" : ", ") + std::string(e.name);
   if (entry.empty()) {
-    if (entries_.empty()) fail({1, 1}, "the module has no .entry");
+    if (entries_.empty()) throw Failure{{1, 1}, "the module has no .entry", true};
     if (entries_.size() > 1)
       fail(entries_[1].loc, "the module has " + std::to_string(entries_.size()) + " entries (" +
                                 names + "); name the one to read");
@@ -1232,8 +1267,10 @@ const EntrySite& ModuleReader::choose(std::string_view entry) const {
   }
   for (const auto& e : entries_)
     if (e.name == entry) return e;
-  fail({1, 1}, "no .entry named " + quoted(entry) +
-                   (names.empty() ? "; the module has none" : "; the module has " + names));
+  throw Failure{{1, 1},
+                "no .entry named " + quoted(entry) +
+                    (names.empty() ? "; the module has none" : "; the module has " + names),
+                true};
 }
 
 Program ModuleReader::read(const EntrySite& site) {
@@ -1258,7 +1295,7 @@ std::variant<Program, ReadError> read_ptx(std::string_view text, std::string_vie
     module.scan();
     return module.read(module.choose(entry));
   } catch (const Failure& f) {
-    return ReadError{f.loc, f.message};
+    return ReadError{f.loc, f.message, f.no_entry};
   }
 }
 

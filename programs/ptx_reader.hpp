@@ -14,6 +14,7 @@ namespace warpspec::programs {
 struct ReadError {
   SourceLoc loc;
   std::string message;
+  bool no_entry = false;  ///< the module lacks the .entry asked for (or has none)
 };
 
 /// Reads `text` and returns the `.entry` named `entry`, or the only `.entry` when `entry` is

@@ -86,7 +86,9 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
   std::string s = "{\"id\":" + std::to_string(v.id) + ",\"form\":\"" + std::string(f.name) +
                   "\",\"instruction\":" + json_string(v.instr.text) +
                   ",\"ub\":" + (has_ub(e) ? "true" : "false") +
-                  ",\"source\":" + json_string(v.source) + ",\"clauses\":[";
+                  // A vector made elsewhere (the C interface's) has no source to name.
+                  (v.source.empty() ? std::string() : ",\"source\":" + json_string(v.source)) +
+                  ",\"clauses\":[";
   for (std::size_t i = 0; i < v.clauses.size(); ++i)
     s += (i ? ",\"" : "\"") + std::string(spec::clause_info(v.clauses[i]).key) + "\"";
   s += "],\"rounds\":[";
@@ -130,7 +132,8 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
     if (cta) {
       const auto dec = [](uint32_t z) { return std::to_string(z); };
       if (!v.instr.instr.imm_bar)
-        s += ",\"bar\":" + list(std::vector<uint32_t>(r.cta.bar.begin(), r.cta.bar.begin() + n), dec);
+        s += ",\"bar\":" +
+             list(std::vector<uint32_t>(r.cta.bar.begin(), r.cta.bar.begin() + n), dec);
       if (v.instr.instr.has_count && !v.instr.instr.imm_count)
         s += ",\"count\":" +
              list(std::vector<uint32_t>(r.cta.count.begin(), r.cta.count.begin() + n), dec);

@@ -60,8 +60,8 @@ struct FormCoverage {
 struct Suite {
   std::vector<Vector> vectors;
   std::map<spec::FormId, FormCoverage> coverage;
-  spec::Target target;
-  spec::PtxVersion ptx;
+  spec::Target target = spec::kDefaultTarget;
+  spec::PtxVersion ptx = spec::kLatestPtx;
   uint64_t seed = 1;
 };
 

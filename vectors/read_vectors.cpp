@@ -2,6 +2,7 @@
 // in any key order, strictly: a member the format does not have, or one given twice, is refused.
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cinttypes>
 #include <cstring>
 #include <unordered_map>
@@ -26,7 +27,18 @@ constexpr json::Names<7> kVectorNames{"id",     "form",    "instruction", "ub",
                                       "source", "clauses", "rounds"};
 
 enum RoundMember {
-  kThreads, kExited, kInactive, kMask, kA, kSite, kB, kC, kExpect, kBar, kCountMember, kPartner
+  kThreads,
+  kExited,
+  kInactive,
+  kMask,
+  kA,
+  kSite,
+  kB,
+  kC,
+  kExpect,
+  kBar,
+  kCountMember,
+  kPartner
 };
 constexpr json::Names<12> kRoundNames{"threads", "exited", "inactive", "mask", "a",     "site",
                                       "b",       "c",      "expect",   "bar",  "count", "partner"};
@@ -40,14 +52,14 @@ constexpr json::Names<2> kFindingNames{"clause", "lanes"};
 struct Shape {
   bool cta = false;
   bool want_bar = false, want_count = false;  // block barriers: a and b from registers
-  bool want_d = false, want_p = false;  // expect.d and expect.p are written
-  bool has_a = false;                   // the form has a source operand
-  int a_bits = 32;                      // its width in a warp round (block rounds: 32)
-  std::optional<uint32_t> imm_mask;     // warp rounds have no "mask" when it is an immediate
-  bool has_mask = true;                 // ... nor when the form has none (activemask)
-  bool want_b = false, want_c = false;  // shuffles: per-lane b and c, unless immediates
-  bool loose_d = false;                 // expect.d_defined is written (shuffles)
-  int d_bits = 32;                      // expect.d's width: 64 for a 64-bit shuffle overload
+  bool want_d = false, want_p = false;        // expect.d and expect.p are written
+  bool has_a = false;                         // the form has a source operand
+  int a_bits = 32;                            // its width in a warp round (block rounds: 32)
+  std::optional<uint32_t> imm_mask;           // warp rounds have no "mask" when it is an immediate
+  bool has_mask = true;                       // ... nor when the form has none (activemask)
+  bool want_b = false, want_c = false;        // shuffles: per-lane b and c, unless immediates
+  bool loose_d = false;                       // expect.d_defined is written (shuffles)
+  int d_bits = 32;                            // expect.d's width: 64 for a 64-bit shuffle overload
 };
 
 Shape shape_of(const spec::ParsedInstr& in) {
@@ -301,10 +313,15 @@ void VectorReader::Impl::read(const json::Line& line) {
         break;
       case kSource:
         v.source.assign(m.string());
+        if (v.source != "witness" && v.source != "boundary" && v.source != "random" &&
+            v.source != "intrinsic")
+          m.expected("\"witness\", \"boundary\", \"random\" or \"intrinsic\"");
         break;
       case kClauses:
         m.array().each([&](std::size_t, json::Value& c) {
-          if (const auto id = clause_of(c.string())) cur.clauses.push_back(*id);
+          const auto id = clause_of(c.string());
+          if (!id) c.fail("not a clause of the catalog (warpspec explain FORM lists a form's)");
+          cur.clauses.push_back(*id);
         });
         break;
       case kRounds:
@@ -359,6 +376,14 @@ const spec::ParsedInstr& VectorReader::Impl::instruction(json::Value& v) {
       v.doc().fail(plain ? v.at() + e->column : v.at(), v.path(),
                    (plain ? "" : "column " + std::to_string(e->column) + ": ") + e->message);
     }
+    const auto& parsed = std::get<spec::ParsedInstr>(r);
+    // The header's target and PTX ISA version must have the form: the expectations of a form
+    // the target lacks mean nothing (an implementation must refuse it, not answer).
+    const auto& form = spec::form_info(parsed.instr.form);
+    if (const auto av = spec::check_availability(form.avail, header.target, header.ptx);
+        !av.available)
+      v.fail(std::string(form.name) + " is not available on the header's target (" + av.reason +
+             ")");
     it = instrs.emplace(std::string(text), std::get<spec::ParsedInstr>(std::move(r))).first;
   }
   last_text.assign(text);
@@ -407,6 +432,14 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
     w.c.fill(0);
   }
   uint32_t exited = 0, inactive = 0;  // a warp's
+  // A block's exited and inactive threads, which must not meet, as a warp's lanes must not.
+  std::bitset<model::kMaxCtaThreads> gone, elsewhere;
+  auto mark = [&](json::Value& m, auto& mine, const auto& other, unsigned lo, unsigned hi) {
+    for (unsigned t = lo; t <= hi; ++t) {
+      if (other[t]) m.fail("thread " + std::to_string(t) + " is both exited and inactive");
+      mine[t] = true;
+    }
+  };
   const uint32_t seen = o.members(kRoundNames, [&](int k, json::Value& m) {
     switch (k) {
       case kThreads:
@@ -418,6 +451,7 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
           break;
         }
         values::lane_set(m, n, [&](unsigned lo, unsigned hi) {
+          mark(m, gone, elsewhere, lo, hi);
           std::fill(c.exited.begin() + lo, c.exited.begin() + hi + 1, true);
           std::fill(c.arrive.begin() + lo, c.arrive.begin() + hi + 1, false);
         });
@@ -428,6 +462,7 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
           break;
         }
         values::lane_set(m, n, [&](unsigned lo, unsigned hi) {
+          mark(m, elsewhere, gone, lo, hi);
           std::fill(c.arrive.begin() + lo, c.arrive.begin() + hi + 1, false);
         });
         break;
@@ -480,9 +515,9 @@ void VectorReader::Impl::round(json::Value& v, const Shape& s, Round& r, Expecte
   });
   o.require(kRoundNames, seen,
             bit(kExited) | bit(kInactive) | bit(kExpect) | (s.cta ? bit(kThreads) : 0) |
-                (!s.cta && !s.imm_mask && s.has_mask ? bit(kMask) : 0) |
-                (s.has_a ? bit(kA) : 0) | (s.want_b ? bit(kB) : 0) | (s.want_c ? bit(kC) : 0) |
-                (s.want_bar ? bit(kBar) : 0) | (s.want_count ? bit(kCountMember) : 0));
+                (!s.cta && !s.imm_mask && s.has_mask ? bit(kMask) : 0) | (s.has_a ? bit(kA) : 0) |
+                (s.want_b ? bit(kB) : 0) | (s.want_c ? bit(kC) : 0) | (s.want_bar ? bit(kBar) : 0) |
+                (s.want_count ? bit(kCountMember) : 0));
   if (s.cta) return;
   if (const uint32_t both = exited & inactive)
     o.fail("lane " + std::to_string(__builtin_ctz(both)) + " is both exited and inactive");
