@@ -79,7 +79,9 @@ char* copy_out(const std::string& s) {
   return p;
 }
 
-bool bad_status(uint8_t s) { return s > WS_INACTIVE; }
+bool bad_status(uint8_t s) {
+  return s > WS_INACTIVE;
+}
 
 ws_status to_warp(const ws_warp_state* s, model::Warp& w) {
   for (unsigned i = 0; i < WS_LANES; ++i) {
@@ -130,7 +132,9 @@ void from_cta(const model::Cta& c, ws_block_state* s) {
   }
 }
 
-const char* clause_key(spec::ClauseId id) { return spec::clause_info(id).key.data(); }
+const char* clause_key(spec::ClauseId id) {
+  return spec::clause_info(id).key.data();
+}
 
 void fill_warp_answer(const model::WarpResult& r, ws_warp_answer* out) {
   for (unsigned i = 0; i < WS_LANES; ++i) {
@@ -166,8 +170,7 @@ void fill_block_answer(const model::CtaResult& r, ws_block_answer* out) {
 
 // What an implementation answered for one round, as the vector files carry it.
 vectors::Observed observed(std::size_t n, const uint32_t* d, const uint8_t* p,
-                           const uint8_t* present, const std::vector<uint8_t>& executes,
-                           int hang) {
+                           const uint8_t* present, const std::vector<uint8_t>& executes, int hang) {
   vectors::Observed o;
   o.d.assign(n, 0);
   o.p.assign(n, 0);
@@ -236,15 +239,32 @@ std::string explain(const ws_instr* in, const vectors::Vector& v,
                                          in->parsed.instr.write_p) +
                     "\n";
   std::istringstream vi(vec), ri(res);
-  const auto report = vectors::check(vi, "step", ri, "answer");
+  // The leaders elected in the earlier steps hold here too, as they do for ws_step_warp.
+  const auto report = vectors::check(vi, "step", ri, "answer", &in->leaders);
   return vectors::render(report, 1);
+}
+
+// Whether instruction `in` writes d (every form but bar.warp.sync, bar.sync and a sink `_`).
+bool writes_d(const spec::Instr& in) {
+  return spec::form_info(in.form).d_type != spec::ResultType::None && in.write_d;
+}
+
+// An answer's arrays: d where the form writes d, p where the instruction writes p, unless the
+// round hung (then nothing was written).
+ws_status check_answer(bool writes_d, bool writes_p, const uint32_t* d, const uint8_t* p,
+                       int hang) {
+  if (!d && !hang && writes_d) return fail(WS_EINVAL, "no d (NULL) for a form that writes d");
+  if (!p && !hang && writes_p)
+    return fail(WS_EINVAL, "no p (NULL) for an instruction that writes p");
+  return WS_OK;
 }
 
 ws_status check_instr(const ws_instr* in, bool block) {
   if (!in) return fail(WS_EINVAL, "no instruction (NULL)");
   if (in->block != block)
-    return fail(WS_EINVAL, std::string(in->form) + (block ? " is a warp form: use the warp call"
-                                                          : " is a block barrier: use the block call"));
+    return fail(WS_EINVAL,
+                std::string(in->form) + (block ? " is a warp form: use the warp call"
+                                               : " is a block barrier: use the block call"));
   return WS_OK;
 }
 
@@ -252,9 +272,15 @@ ws_status check_instr(const ws_instr* in, bool block) {
 
 extern "C" {
 
-const char* ws_version(void) { return "0.1.0"; }
-const char* ws_last_error(void) { return last_error.c_str(); }
-void ws_free(void* p) { std::free(p); }
+const char* ws_version(void) {
+  return "0.1.0";
+}
+const char* ws_last_error(void) {
+  return last_error.c_str();
+}
+void ws_free(void* p) {
+  std::free(p);
+}
 
 // ------------------------------------------------------------------------------- instructions
 
@@ -270,7 +296,8 @@ ws_status ws_instr_parse(const char* text, const char* target, const char* ptx, 
     }
     if (ptx) {
       const auto p = spec::parse_ptx(ptx);
-      if (!p) return fail(WS_EPARSE, std::string("unknown PTX ISA version '") + ptx + "' (e.g. 8.8)");
+      if (!p)
+        return fail(WS_EPARSE, std::string("unknown PTX ISA version '") + ptx + "' (e.g. 8.8)");
       in->ptx = *p;
     }
     if (const auto form = spec::find_form(text)) {
@@ -292,19 +319,42 @@ ws_status ws_instr_parse(const char* text, const char* target, const char* ptx, 
     if (!avail.available) return fail(WS_EUNAVAILABLE, avail.reason);
     in->form = std::string(f.name);
     in->block = !spec::is_warp_form(f.id);
-    in->writes_d = f.d_type != spec::ResultType::None && in->parsed.instr.write_d;
+    // ws_block_state has no barrier number or count per thread: an instruction that reads them
+    // from registers would be judged on numbers the caller never gave.
+    if (in->block &&
+        (!in->parsed.instr.imm_bar || (in->parsed.instr.has_count && !in->parsed.instr.imm_count)))
+      return fail(WS_EUNAVAILABLE,
+                  in->parsed.text +
+                      ": a barrier number or thread count in a register is not available through "
+                      "the C interface (ws_block_state carries neither); write them as "
+                      "immediates");
+    in->writes_d = writes_d(in->parsed.instr);
     *out = in.release();
     return WS_OK;
   });
 }
 
-void ws_instr_free(ws_instr* instr) { delete instr; }
-const char* ws_instr_text(const ws_instr* in) { return in ? in->parsed.text.c_str() : ""; }
-const char* ws_instr_form(const ws_instr* in) { return in ? in->form.c_str() : ""; }
-int ws_instr_is_block(const ws_instr* in) { return in && in->block; }
-int ws_instr_writes_d(const ws_instr* in) { return in && in->writes_d; }
-int ws_instr_writes_p(const ws_instr* in) { return in && in->parsed.instr.write_p; }
-int ws_instr_negates(const ws_instr* in) { return in && in->parsed.instr.negate; }
+void ws_instr_free(ws_instr* instr) {
+  delete instr;
+}
+const char* ws_instr_text(const ws_instr* in) {
+  return in ? in->parsed.text.c_str() : "";
+}
+const char* ws_instr_form(const ws_instr* in) {
+  return in ? in->form.c_str() : "";
+}
+int ws_instr_is_block(const ws_instr* in) {
+  return in && in->block;
+}
+int ws_instr_writes_d(const ws_instr* in) {
+  return in && in->writes_d;
+}
+int ws_instr_writes_p(const ws_instr* in) {
+  return in && in->parsed.instr.write_p;
+}
+int ws_instr_negates(const ws_instr* in) {
+  return in && in->parsed.instr.negate;
+}
 
 // ------------------------------------------------------------------------------------ states
 
@@ -352,9 +402,7 @@ ws_status ws_step_warp(const ws_instr* in, const ws_warp_state* s, const uint32_
   return guarded([&]() -> ws_status {
     if (auto st = check_instr(in, false)) return st;
     if (!s || !out) return fail(WS_EINVAL, "no state or no verdict (NULL)");
-    if (!d && !hang && in->writes_d) return fail(WS_EINVAL, "no d (NULL) for a form that writes d");
-    if (!p && !hang && in->parsed.instr.write_p)
-      return fail(WS_EINVAL, "no p (NULL) for an instruction that writes p");
+    if (auto st = check_answer(in->writes_d, in->parsed.instr.write_p, d, p, hang)) return st;
     model::Warp w = model::make_warp();
     if (auto st = to_warp(s, w)) return st;
     fast::WarpLanes lanes;
@@ -390,7 +438,7 @@ ws_status ws_step_block(const ws_instr* in, const ws_block_state* s, const uint3
   return guarded([&]() -> ws_status {
     if (auto st = check_instr(in, true)) return st;
     if (!s || !out) return fail(WS_EINVAL, "no state or no verdict (NULL)");
-    if (!d && !hang && in->writes_d) return fail(WS_EINVAL, "no d (NULL) for a form that writes d");
+    if (auto st = check_answer(in->writes_d, false, d, nullptr, hang)) return st;
     model::Cta c;
     if (auto st = to_cta(s, c)) return st;
     const auto v = one_round(in, nullptr, &c);
@@ -406,6 +454,7 @@ char* ws_step_explain_warp(const ws_instr* in, const ws_warp_state* s, const uin
   const auto st = guarded([&]() -> ws_status {
     if (auto st = check_instr(in, false)) return st;
     if (!s) return fail(WS_EINVAL, "no state (NULL)");
+    if (auto st = check_answer(in->writes_d, in->parsed.instr.write_p, d, p, hang)) return st;
     model::Warp w = model::make_warp();
     if (auto st = to_warp(s, w)) return st;
     const auto v = one_round(in, &w, nullptr);
@@ -422,6 +471,7 @@ char* ws_step_explain_block(const ws_instr* in, const ws_block_state* s, const u
   const auto st = guarded([&]() -> ws_status {
     if (auto st = check_instr(in, true)) return st;
     if (!s) return fail(WS_EINVAL, "no state (NULL)");
+    if (auto st = check_answer(in->writes_d, false, d, nullptr, hang)) return st;
     model::Cta c;
     if (auto st = to_cta(s, c)) return st;
     const auto v = one_round(in, nullptr, &c);
@@ -438,7 +488,8 @@ char* ws_step_explain_block(const ws_instr* in, const ws_block_state* s, const u
 
 struct ws_vectors {
   std::string path;
-  std::ifstream in;
+  std::unique_ptr<model::InputFile> file;  // opened as every input is (a folder is refused)
+  std::istream* in = nullptr;
   vectors::VectorsHeader header;
   std::unique_ptr<vectors::VectorReader> reader;
   std::size_t line_no = 1;
@@ -482,8 +533,8 @@ ws_status current_round(const ws_vectors* v, size_t k, bool block) {
                                       : "a block vector: use the block call"));
   if (k >= v->vector.rounds.size())
     return fail(WS_EINVAL, "vector " + std::to_string(v->vector.id) + " has " +
-                               std::to_string(v->vector.rounds.size()) + " rounds, not " +
-                               std::to_string(k + 1));
+                               std::to_string(v->vector.rounds.size()) + " rounds, no round " +
+                               std::to_string(k) + " (rounds count from 0)");
   return WS_OK;
 }
 
@@ -497,10 +548,14 @@ ws_status ws_vectors_open(const char* path, ws_vectors** out) {
     *out = nullptr;
     auto v = std::make_unique<ws_vectors>();
     v->path = path;
-    v->in.open(path, std::ios::binary);
-    if (!v->in) return fail(WS_EIO, std::string(path) + ": cannot open: " + std::strerror(errno));
+    try {
+      v->file = std::make_unique<model::InputFile>(v->path);
+    } catch (const model::MissingInput& e) {
+      return fail(WS_EIO, e.what());
+    }
+    v->in = &v->file->stream();
     std::string line;
-    if (!std::getline(v->in, line)) return fail(WS_EFORMAT, std::string(path) + ": empty file");
+    if (!std::getline(*v->in, line)) return fail(WS_EFORMAT, std::string(path) + ": empty file");
     v->header = vectors::parse_header(line, v->path);
     v->reader = std::make_unique<vectors::VectorReader>(v->path, v->header);
     v->target = spec::to_string(v->header.target);
@@ -510,9 +565,15 @@ ws_status ws_vectors_open(const char* path, ws_vectors** out) {
   });
 }
 
-void ws_vectors_close(ws_vectors* v) { delete v; }
-const char* ws_vectors_target(const ws_vectors* v) { return v ? v->target.c_str() : ""; }
-const char* ws_vectors_ptx(const ws_vectors* v) { return v ? v->ptx.c_str() : ""; }
+void ws_vectors_close(ws_vectors* v) {
+  delete v;
+}
+const char* ws_vectors_target(const ws_vectors* v) {
+  return v ? v->target.c_str() : "";
+}
+const char* ws_vectors_ptx(const ws_vectors* v) {
+  return v ? v->ptx.c_str() : "";
+}
 
 ws_status ws_vectors_next(ws_vectors* v, ws_vector* out) {
   return guarded([&]() -> ws_status {
@@ -521,8 +582,8 @@ ws_status ws_vectors_next(ws_vectors* v, ws_vector* out) {
     std::string line;
     const vectors::VectorExpect* next = nullptr;
     while (!next) {
-      if (!std::getline(v->in, line)) {
-        if (v->in.bad()) return fail(WS_EIO, v->path + ": read error");
+      if (!std::getline(*v->in, line)) {
+        if (v->in->bad()) return fail(WS_EIO, v->path + ": read error");
         v->finished = true;
         return WS_END;
       }
@@ -558,7 +619,7 @@ ws_status ws_vectors_next(ws_vectors* v, ws_vector* out) {
       const auto& f = spec::form_info(in->parsed.instr.form);
       in->form = std::string(f.name);
       in->block = !spec::is_warp_form(f.id);
-      in->writes_d = f.d_type != spec::ResultType::None && in->parsed.instr.write_d;
+      in->writes_d = writes_d(in->parsed.instr);
       it = v->instrs.emplace(v->vector.instr.text, std::move(in)).first;
     }
     *out = ws_vector{v->vector.id, it->second.get(), v->ub ? 1 : 0, v->vector.is_cta() ? 1 : 0,
@@ -608,6 +669,8 @@ ws_status ws_vectors_answer_warp(ws_vectors* v, size_t k, const uint32_t* d, con
                                  const uint8_t* present, int hang) {
   return guarded([&]() -> ws_status {
     if (auto st = current_round(v, k, false)) return st;
+    const auto& ins = v->vector.instr.instr;
+    if (auto st = check_answer(writes_d(ins), ins.write_p, d, p, hang)) return st;
     v->answers[k] = observed(WS_LANES, d, p, present, v->expect[k].executes, hang);
     v->answered[k] = 1;
     return WS_OK;
@@ -618,6 +681,7 @@ ws_status ws_vectors_answer_block(ws_vectors* v, size_t k, const uint32_t* d,
                                   const uint8_t* present, int hang) {
   return guarded([&]() -> ws_status {
     if (auto st = current_round(v, k, true)) return st;
+    if (auto st = check_answer(writes_d(v->vector.instr.instr), false, d, nullptr, hang)) return st;
     const std::size_t n = v->expect[k].executes.size();
     v->answers[k] = observed(n, d, nullptr, present, v->expect[k].executes, hang);
     v->answered[k] = 1;
@@ -657,11 +721,23 @@ ws_status ws_vectors_check(ws_vectors* v, ws_report** out) {
   });
 }
 
-void ws_report_free(ws_report* r) { delete r; }
-uint64_t ws_report_vectors(const ws_report* r) { return r ? r->report.vectors : 0; }
-uint64_t ws_report_compared(const ws_report* r) { return r ? r->report.compared : 0; }
-uint64_t ws_report_mismatches(const ws_report* r) { return r ? r->report.mismatches : 0; }
-const char* ws_report_text(const ws_report* r) { return r ? r->text.c_str() : ""; }
-const char* ws_report_json(const ws_report* r) { return r ? r->json.c_str() : ""; }
+void ws_report_free(ws_report* r) {
+  delete r;
+}
+uint64_t ws_report_vectors(const ws_report* r) {
+  return r ? r->report.vectors : 0;
+}
+uint64_t ws_report_compared(const ws_report* r) {
+  return r ? r->report.compared : 0;
+}
+uint64_t ws_report_mismatches(const ws_report* r) {
+  return r ? r->report.mismatches : 0;
+}
+const char* ws_report_text(const ws_report* r) {
+  return r ? r->text.c_str() : "";
+}
+const char* ws_report_json(const ws_report* r) {
+  return r ? r->json.c_str() : "";
+}
 
 }  // extern "C"

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "checker/lane_table.hpp"
@@ -349,6 +350,10 @@ std::vector<const Property*> with_lemmas(const std::vector<Property>& lib,
 
 std::vector<Verdict> prove_all(const std::vector<const Property*>& props, const ProveOptions& opt,
                                const std::function<void(const Verdict&)>& on_done) {
+  if (opt.memory_mb && opt.memory_mb < kMinMemoryMb)
+    throw std::invalid_argument("a Z3 memory ceiling of " + std::to_string(opt.memory_mb) +
+                                " MiB: Z3 cannot start in less than " +
+                                std::to_string(kMinMemoryMb) + " MiB");
   if (opt.memory_mb) z3::set_param("memory_max_size", static_cast<int>(opt.memory_mb));
   std::vector<Verdict> out(props.size());
   std::atomic<std::size_t> next{0};

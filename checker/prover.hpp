@@ -17,14 +17,18 @@ enum class Status { Proved, Refuted, Unknown };
 /// "proved", "refuted" or "unknown".
 std::string_view status_name(Status s);
 
+/// The smallest memory ceiling Z3 starts under (below it, creating a context fails).
+inline constexpr unsigned kMinMemoryMb = 64;
+
 /// Limits and outputs of a proof run.
 struct ProveOptions {
   unsigned timeout_ms = 120000;  ///< per property (all its claims together); 0 for none
-  uint64_t rlimit = 0;          ///< Z3 resource limit per claim; 0 for none
-  unsigned memory_mb = 0;       ///< Z3's memory ceiling, shared by the process; 0 for none
-  unsigned jobs = 2;            ///< worker threads, each with its own Z3 context
-  std::string smt2_path;        ///< when set: write each query here (see `smt2_file_for`)
-  bool smt2_is_dir = false;     ///< `smt2_path` is a folder receiving one NAME.smt2 per property
+  uint64_t rlimit = 0;           ///< Z3 resource limit per claim; 0 for none
+  unsigned memory_mb = 0;        ///< Z3's memory ceiling, shared by the process; 0 for none,
+                                 ///< else at least kMinMemoryMb
+  unsigned jobs = 2;             ///< worker threads, each with its own Z3 context
+  std::string smt2_path;         ///< when set: write each query here (see `smt2_file_for`)
+  bool smt2_is_dir = false;      ///< `smt2_path` is a folder receiving one NAME.smt2 per property
 };
 
 /// The end of one property.
@@ -37,8 +41,8 @@ struct Verdict {
   std::string reason;          ///< unknown: Z3's reason; refuted: the claim that failed
   std::string counterexample;  ///< refuted: lane tables of the replay
   nlohmann::json counterexample_json;
-  std::string error;  ///< non-empty when the run itself failed (a replay that does not
-                      ///< reproduce, a Z3 error)
+  std::string error;         ///< non-empty when the run itself failed (a replay that does not
+                             ///< reproduce, a Z3 error)
   std::string output_error;  ///< non-empty when its SMT-LIB file could not be written (the
                              ///< verdict stands)
 };

@@ -75,6 +75,10 @@ int run_prove(const ProveArgs& a) {
   if (a.all && !a.names.empty())
     throw Failure{kExitUsage, "pass either property names or --all, not both"};
   if (a.jobs == 0) throw Failure{kExitUsage, "--jobs must be at least 1"};
+  if (a.memory_mb && a.memory_mb < checker::kMinMemoryMb)
+    throw Failure{kExitUsage,
+                  "--memory-mb " + std::to_string(a.memory_mb) + ": Z3 cannot start in less than " +
+                      std::to_string(checker::kMinMemoryMb) + " MiB (0 sets no ceiling)"};
   const auto chosen = checker::with_lemmas(lib, select(lib, a));
 
   checker::ProveOptions opt;
@@ -205,7 +209,8 @@ const bool prove_registered = add_command(
        sub.add_option("--timeout-ms", a->timeout_ms,
                       "Time limit per property in milliseconds; 0 for none (default 120000)");
        sub.add_option("--memory-mb", a->memory_mb,
-                      "Z3 memory ceiling in MiB, shared by the workers; 0 for none (default 8192)");
+                      "Z3 memory ceiling in MiB, shared by the workers, at least 64; 0 for none "
+                      "(default 8192)");
        sub.add_option("--rlimit", a->rlimit, "Z3 resource limit per claim; 0 for none");
        sub.add_option("--jobs,-j", a->jobs,
                       "Worker threads, each with its own Z3 context (default 2)");

@@ -99,6 +99,8 @@ checker::UbConstraints constraints_from_flags(const spec::ParsedInstr& p, const 
     throw Failure{kExitUsage, "block barriers take no membermask or call sites"};
   if (!a.mask.empty()) {
     const auto m = number_or_fail(a.mask, "--mask");
+    if (m > 0xffffffffu)
+      throw Failure{kExitUsage, "--mask " + a.mask + ": a membermask has 32 bits"};
     for (auto& l : c.lanes) l.mask = static_cast<uint32_t>(m);
   }
   if (!spec::has_operands_bc(p.instr.form) && (!a.b.empty() || !a.c.empty()))

@@ -266,8 +266,18 @@ const bool vectors_registered = add_command(
                       "Only these forms (repeatable; default: all available on the target)");
        sub.add_option("--target", o->target, "Target (default sm_90)");
        sub.add_option("--ptx", o->ptx, "PTX ISA version (default 8.8)");
-       sub.add_option("--count", o->count, "Add this many seeded random vectors per form");
-       sub.add_option("--seed", o->seed, "Seed for the random states (same seed, same file)");
+       // CLI11 reads "-1" into an unsigned as its two's complement: refused here, as a count of
+       // 2^64 - 1 would only run until memory ran out.
+       sub.add_option("--count", o->count,
+                      "Add this many seeded random vectors per form (at most 1,000,000)")
+           ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
+       sub.add_option("--seed", o->seed, "Seed for the random states (same seed, same file)")
+           ->check(CLI::Validator(
+               [](std::string& s) {
+                 return !s.empty() && s[0] == '-' ? std::string("a seed is not negative")
+                                                  : std::string();
+               },
+               "SEED"));
        sub.add_flag("--boundary", o->boundary, "Add every boundary design of each form");
        sub.add_flag("--report", o->report,
                     "Print which clauses, mutants and coverpoints the vectors cover, per form");

@@ -59,9 +59,27 @@ struct Fail {
   std::string message;
 };
 
+// Text of the input as a message quotes it: at most 80 characters, control bytes as \xNN, so
+// that a megabyte of garbage or a terminal escape is never echoed whole.
+std::string quoted(std::string_view t) {
+  std::string out = "'";
+  for (std::size_t i = 0; i < t.size() && i < 80; ++i) {
+    const auto u = static_cast<unsigned char>(t[i]);
+    if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += t[i];
+    }
+  }
+  return out + (t.size() > 80 ? "...'" : "'");
+}
+
 std::string describe_char(char c) {
   if (c == '\0') return "the end of the text";
-  return std::string("'") + c + "'";
+  return quoted(std::string_view(&c, 1));
 }
 
 bool is_identifier(std::string_view w) {
@@ -140,14 +158,16 @@ FormId match_opcode(std::string_view op, std::size_t col0) {
   std::size_t col = col0;
   for (std::size_t i = 0; i < best && i < toks.size(); ++i) col += toks[i].size() + 1;
   if (best == 0)
-    throw Fail{col0, "unknown instruction '" + std::string(toks[0]) +
-                         "'; expected match, vote, redux, shfl, elect, bar or activemask (see 'warpspec list')"};
+    throw Fail{
+        col0,
+        "unknown instruction " + quoted(toks[0]) +
+            "; expected match, vote, redux, shfl, elect, bar or activemask (see 'warpspec list')"};
   std::string prefix;
   for (std::size_t i = 0; i < best; ++i) prefix += (i ? "." : "") + std::string(toks[i]);
   if (best >= toks.size())
     throw Fail{col0 + op.size(), "incomplete opcode '" + prefix + "'; expected one of " + expected};
-  throw Fail{col - 1, "unknown qualifier '." + std::string(toks[best]) + "' after '" + prefix +
-                          "'; expected one of " + expected};
+  throw Fail{col - 1, "unknown qualifier " + quoted("." + std::string(toks[best])) + " after " +
+                          quoted(prefix) + "; expected one of " + expected};
 }
 
 // ---------------------------------------------------------------- operands
@@ -159,7 +179,7 @@ std::string expect_register(Cursor& c, const char* what, bool allow_sink = false
   if (w == "_") throw Fail{col, std::string("the sink '_' is not allowed for ") + what};
   if (!is_identifier(w))
     throw Fail{col, std::string("expected a register name for ") + what + ", found " +
-                        (w.empty() ? describe_char(c.peek()) : "'" + std::string(w) + "'")};
+                        (w.empty() ? describe_char(c.peek()) : quoted(w))};
   return std::string(w);
 }
 
@@ -183,12 +203,12 @@ void read_word_operand(Cursor& c, const char* what, const char* example,
     if (!v) {
       std::string_view named(what);  // "the membermask" -> "membermask '0x1ffffffff' is not ..."
       if (named.starts_with("the ")) named.remove_prefix(4);
-      throw Fail{col, std::string(named) + " '" + std::string(w) + "' is not a 32-bit unsigned value"};
+      throw Fail{col, std::string(named) + " " + quoted(w) + " is not a 32-bit unsigned value"};
     }
     imm = static_cast<uint32_t>(*v);
     return;
   }
-  if (!is_identifier(w)) throw Fail{col, std::string("expected ") + what + ", found '" + std::string(w) + "'"};
+  if (!is_identifier(w)) throw Fail{col, std::string("expected ") + what + ", found " + quoted(w)};
   reg = std::string(w);
 }
 
@@ -335,7 +355,8 @@ ParsedInstr parse_ptx(Cursor& c) {
         count = true;
       }
       if (count) {
-        expect_comma(c, arrive ? "the thread count b (bar.arrive requires one)" : "the thread count b");
+        expect_comma(
+            c, arrive ? "the thread count b (bar.arrive requires one)" : "the thread count b");
         const auto ccol = c.column();
         read_word_operand(c, "the thread count b", "64", out.instr.imm_count, out.count_register);
         out.instr.has_count = true;
@@ -359,8 +380,8 @@ ParsedInstr parse_ptx(Cursor& c) {
     }
   }
   expect_end(c);
-  const bool has_d = f.family != Family::WarpBarrier &&
-                     !(f.family == Family::CtaBarrier && f.mode == Mode::None);
+  const bool has_d =
+      f.family != Family::WarpBarrier && !(f.family == Family::CtaBarrier && f.mode == Mode::None);
   const bool has_a = f.family == Family::Match || f.family == Family::Vote ||
                      f.family == Family::Redux || f.family == Family::Shfl ||
                      (f.family == Family::CtaBarrier && f.mode != Mode::None);
@@ -406,8 +427,8 @@ ParsedInstr parse_call(Cursor& c) {
   for (const auto& i : kIntrinsics)
     if (i.name == name) overloads.push_back(&i);
   if (overloads.empty())
-    throw Fail{name_col, "unknown intrinsic '" + std::string(name) +
-                             "'; see 'warpspec list --json' for the intrinsics of each form"};
+    throw Fail{name_col, "unknown intrinsic " + quoted(name) +
+                             "; see 'warpspec list --json' for the intrinsics of each form"};
   if (!c.eat('(')) throw Fail{c.column(), "expected '(' after " + std::string(name)};
   ParsedInstr out;
   const IntrinsicInfo* chosen = overloads.front();
@@ -435,8 +456,8 @@ ParsedInstr parse_call(Cursor& c) {
       if (close == std::string_view::npos) throw Fail{cast_col, "unclosed '(' in a cast"};
       cast = ctype_from(c.s.substr(c.pos, close - c.pos));
       if (!cast)
-        throw Fail{cast_col + 1, "unknown type '" + std::string(c.s.substr(c.pos, close - c.pos)) +
-                                     "' in the cast; expected int, unsigned, long, unsigned long, "
+        throw Fail{cast_col + 1, "unknown type " + quoted(c.s.substr(c.pos, close - c.pos)) +
+                                     " in the cast; expected int, unsigned, long, unsigned long, "
                                      "long long, unsigned long long, float or double"};
       c.pos = close + 1;
       const IntrinsicInfo* match = nullptr;
@@ -460,7 +481,7 @@ ParsedInstr parse_call(Cursor& c) {
   }
   if (spec::form_info(chosen->form).family == Family::Shfl) {
     const bool up = spec::form_info(chosen->form).mode == Mode::Up;
-    const char* what = name == "__shfl_sync"   ? "srcLane (the source lane)"
+    const char* what = name == "__shfl_sync"       ? "srcLane (the source lane)"
                        : name == "__shfl_xor_sync" ? "laneMask (the lane mask to xor)"
                                                    : "delta (the lane offset)";
     sep(what);
@@ -472,8 +493,10 @@ ParsedInstr parse_call(Cursor& c) {
       auto w = c.word();
       auto v = parse_unsigned(w, 32);
       if (!v || *v == 0 || *v > 32 || (*v & (*v - 1)) != 0)
-        throw Fail{wcol, "width must be a power of two from 1 to 32, written as a number (CUDA "
-                         "leaves other widths undefined); found '" + std::string(w) + "'"};
+        throw Fail{wcol,
+                   "width must be a power of two from 1 to 32, written as a number (CUDA "
+                   "leaves other widths undefined); found " +
+                       quoted(w)};
       width = static_cast<uint32_t>(*v);
       args += ", " + std::to_string(width);
     }
@@ -549,7 +572,7 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
   if (t.empty()) return "empty value";
-  const std::string shown = "'" + std::string(t) + "'";
+  const std::string shown = quoted(t);
   const uint64_t width_mask = syn.bits == 64 ? ~uint64_t{0} : (uint64_t{1} << syn.bits) - 1;
   if (syn.is_pred) {
     if (t == "1" || t == "true") return out = 1, "";

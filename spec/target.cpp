@@ -7,7 +7,9 @@ namespace warpspec::spec {
 namespace {
 std::optional<int> parse_int(std::string_view s) {
   int v = 0;
-  if (s.empty() || s.size() > 4) return std::nullopt;
+  // Digits only: from_chars would take a sign ("-8.8", "7.-5").
+  if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
   return v;

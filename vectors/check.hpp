@@ -18,7 +18,7 @@ struct FormTally {
   uint64_t ub_vectors = 0;  ///< not compared (no implementation has to match them)
   uint64_t agree = 0;
   uint64_t mismatch = 0;
-  uint64_t skipped = 0;  ///< the implementation did not run them
+  uint64_t skipped = 0;          ///< the implementation did not run them
   uint64_t skipped_defined = 0;  ///< of those, vectors without undefined behaviour
 };
 
@@ -57,8 +57,10 @@ struct CheckReport {
 /// vector whose expectations do not follow from its state, results for other vectors, or a
 /// results file with fewer or more lines than vectors. When some vector fails and both streams
 /// can be read again from the start, the failing forms are diagnosed from all their vectors.
+/// `leaders`: the leaders elect.sync chose before this file (one step of the C interface among
+/// others); none when null.
 CheckReport check(std::istream& vectors, const std::string& vectors_file, std::istream& results,
-                  const std::string& results_file);
+                  const std::string& results_file, const LeaderMemo* leaders = nullptr);
 
 /// The mutants whose answer on `v` is exactly what was observed (defined lanes only).
 std::vector<MutantId> explain_failure(const Vector& v, const std::vector<Observed>& observed,

@@ -283,6 +283,57 @@ static void vector_files(const char *suite, const char *scratch) {
   }
 }
 
+/* What an outside review of the interface found: each a contract the header states. */
+static void misuse(const char *suite) {
+  /* A barrier number or count in a register: ws_block_state carries neither, so the parse
+     refuses it instead of judging answers on numbers never given. */
+  ws_instr *in = NULL;
+  EXPECT(ws_instr_parse("bar.red.popc.u32 d, 0, b, p;", NULL, NULL, &in) == WS_EUNAVAILABLE);
+  EXPECT(in == NULL && strstr(ws_last_error(), "register") != NULL);
+  EXPECT(ws_instr_parse("bar.sync a;", NULL, NULL, &in) == WS_EUNAVAILABLE);
+  /* A signed PTX version is no version. */
+  EXPECT(ws_instr_parse("bar.sync 0;", NULL, "-8.8", &in) == WS_EPARSE);
+  EXPECT(ws_instr_parse("bar.sync 0;", NULL, "7.-5", &in) == WS_EPARSE);
+  /* A message quotes at most a line of what it was given, control bytes escaped. */
+  static char huge[100000];
+  memset(huge, 'x', sizeof huge - 1);
+  huge[5] = '\033';
+  EXPECT(ws_instr_parse(huge, NULL, NULL, &in) == WS_EPARSE);
+  EXPECT(strlen(ws_last_error()) < 400 && strchr(ws_last_error(), '\033') == NULL);
+
+  /* elect.sync: the explanation holds a step to the leaders of the steps before it, as the
+     step itself does. */
+  ws_instr *el = NULL;
+  EXPECT(ws_instr_parse("elect.sync d|p, 0xffffffff;", NULL, NULL, &el) == WS_OK);
+  ws_warp_state s;
+  ws_warp_state_init(&s);
+  uint32_t d[32];
+  uint8_t p[32];
+  ws_verdict v;
+  for (unsigned i = 0; i < 32; ++i) d[i] = 3, p[i] = i == 3;
+  EXPECT(ws_step_warp(el, &s, d, p, NULL, 0, &v) == WS_OK && v.agree);
+  for (unsigned i = 0; i < 32; ++i) d[i] = 5, p[i] = i == 5;
+  EXPECT(ws_step_warp(el, &s, d, p, NULL, 0, &v) == WS_OK && !v.agree);
+  char *text = ws_step_explain_warp(el, &s, d, p, NULL, 0);
+  EXPECT(text != NULL && strstr(text, "No mismatch") == NULL);
+  ws_free(text);
+  /* A missing p is an error in the explanation as in the step. */
+  EXPECT(ws_step_explain_warp(el, &s, d, NULL, NULL, 0) == NULL);
+  ws_instr_free(el);
+
+  /* A folder is no vector file (an I/O error, as the command line's 66), and an answer
+     without d for a form that writes d is refused, never read as zeros. */
+  ws_vectors *vs = NULL;
+  EXPECT(ws_vectors_open("/", &vs) == WS_EIO && vs == NULL);
+  EXPECT(ws_vectors_open(suite, &vs) == WS_OK);
+  ws_vector vec;
+  EXPECT(ws_vectors_next(vs, &vec) == WS_OK);
+  if (!vec.is_block) EXPECT(ws_vectors_answer_warp(vs, 0, NULL, NULL, NULL, 0) == WS_EINVAL);
+  EXPECT(ws_vectors_round_warp(vs, (size_t)-1, &s, NULL) == WS_EINVAL);
+  EXPECT(strstr(ws_last_error(), "rounds count from 0") != NULL);
+  ws_vectors_close(vs);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: capi_test SUITE.jsonl SCRATCH_FILE\n");
@@ -295,6 +346,7 @@ int main(int argc, char **argv) {
   elections();
   co_simulation();
   vector_files(argv[1], argv[2]);
+  misuse(argv[1]);
   if (failures) fprintf(stderr, "%d failed expectations\n", failures);
   else printf("every expectation held\n");
   return failures != 0;
