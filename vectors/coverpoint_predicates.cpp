@@ -19,7 +19,6 @@ bool differs_where_defined(const spec::CtaOutcome<model::Concrete>& o, const vec
   return false;
 }
 
-
 using C = CoverpointId;
 using spec::FormId;
 
@@ -59,7 +58,9 @@ bool f32_nan(uint64_t x) {
   return spec::f32_is_nan(model::Concrete{}, static_cast<uint32_t>(x));
 }
 
-bool f64_nan(uint64_t x) { return spec::f64_is_nan(model::Concrete{}, x); }
+bool f64_nan(uint64_t x) {
+  return spec::f64_is_nan(model::Concrete{}, x);
+}
 
 // The sibling of an .f32 redux form with .abs or .NaN toggled.
 FormId f32_sibling(FormId form, bool toggle_abs, bool toggle_nan) {
@@ -420,10 +421,9 @@ bool Reader::warp(CoverpointId id) const {
       return false;
     case C::StatusExitedMatterUnderFullMask: {
       // The exited lanes come back with their own operands; a full-mask lane's answer changes.
-      const auto e = exited_taking_part(
-          [&](std::size_t k, unsigned j) -> std::optional<uint64_t> {
-            return v_.rounds[k].warp.a[j];
-          });
+      const auto e = exited_taking_part([&](std::size_t k, unsigned j) -> std::optional<uint64_t> {
+        return v_.rounds[k].warp.a[j];
+      });
       if (!e) return false;
       for (std::size_t k = 0; k < warps_.size(); ++k)
         if (any_lane(warps_[k].defined, [&](unsigned i) {
@@ -446,6 +446,9 @@ bool Reader::warp(CoverpointId id) const {
       return operands_cut_differ([](uint64_t a) { return a & 1u; });
     case C::APredLowByteMisleads:
       return operands_cut_differ([](uint64_t a) { return a & 0xffu; });
+    case C::APredSignBitDecides:
+      // Only a predicate of 0x80000000 turns false when its bit 31 is cut away.
+      return operands_cut_differ([](uint64_t a) { return a & 0x7fffffffu; });
 
     case C::AAllEqual:
       return any_group([](const auto& xs) { return xs.size() >= 2 && counts_of(xs).size() == 1; });
@@ -467,6 +470,17 @@ bool Reader::warp(CoverpointId id) const {
         return any_pair(xs,
                         [](uint64_t x, uint64_t y) { return x != y && ((x ^ y) & 0xffff) == 0; });
       });
+    case C::AEveryBitDecides: {
+      // The bits for which some group's values are exactly two that differ there alone.
+      uint64_t shown = 0;
+      for (const auto& r : warps_)
+        for (auto g : r.groups) {
+          const auto c = counts_of(values(r, g));
+          const uint64_t x = c.size() == 2 ? c.begin()->first ^ c.rbegin()->first : 0;
+          if (std::has_single_bit(x)) shown |= x;
+        }
+      return shown == ones;
+    }
     case C::ASignBitOnly:
       return any_group([&](const auto& xs) {
         return any_pair(xs, [&](uint64_t x, uint64_t y) { return (x ^ y) == top; });
@@ -580,8 +594,7 @@ bool Reader::warp(CoverpointId id) const {
         if (r.part[i] != 0xffffffffu) return false;
         const auto d = r.e->d[i];
         const bool is_signed = f_.a_type == spec::OperandType::S32;
-        if (f_.mode == spec::Mode::Min)
-          return is_signed ? static_cast<int32_t>(d) > 0 : d != 0;
+        if (f_.mode == spec::Mode::Min) return is_signed ? static_cast<int32_t>(d) > 0 : d != 0;
         return is_signed && static_cast<int32_t>(d) < 0;  // an unsigned max starts at 0 rightly
       });
     case C::ResultAtIdentity:
@@ -689,9 +702,8 @@ bool Reader::warp(CoverpointId id) const {
       for (std::size_t k = 0; k < warps_.size(); ++k)
         for (std::size_t l = k + 1; l < warps_.size(); ++l)
           if (any_lane(warps_[k].defined, [&](unsigned i) {
-                return any_lane(warps_[l].defined, [&](unsigned j) {
-                  return warps_[l].mask[j] == warps_[k].mask[i];
-                });
+                return any_lane(warps_[l].defined,
+                                [&](unsigned j) { return warps_[l].mask[j] == warps_[k].mask[i]; });
               }))
             return true;
       return false;
@@ -702,9 +714,8 @@ bool Reader::warp(CoverpointId id) const {
     case C::ElectLeaderThenFollower:
       for (std::size_t k = 0; k < warps_.size(); ++k)
         for (std::size_t l = k + 1; l < warps_.size(); ++l)
-          if (any_lane(warps_[k].defined & warps_[l].defined, [&](unsigned i) {
-                return warps_[k].e->p[i] && !warps_[l].e->p[i];
-              }))
+          if (any_lane(warps_[k].defined & warps_[l].defined,
+                       [&](unsigned i) { return warps_[k].e->p[i] && !warps_[l].e->p[i]; }))
             return true;
       return false;
     case C::ElectMaskReturnsAfterAnother:
@@ -837,9 +848,8 @@ bool Reader::shuffle(CoverpointId id) const {
       return any_defined([&](const WarpRound& r, unsigned i) {
         const auto s = source(i, b_of(r, i), c_of(r, i));
         const bool executes = bit(r.execs, s.lane);
-        return s.in_range && (id == C::ShflSourceNotExecuting
-                                  ? !executes
-                                  : executes && !bit(r.mask[i], s.lane));
+        return s.in_range &&
+               (id == C::ShflSourceNotExecuting ? !executes : executes && !bit(r.mask[i], s.lane));
       });
     case C::ShflBDiffersBetweenLanes:
     case C::ShflCDiffersBetweenLanes:
@@ -848,7 +858,8 @@ bool Reader::shuffle(CoverpointId id) const {
         const unsigned first = static_cast<unsigned>(std::countr_zero(r.defined));
         const bool is_b = id == C::ShflBDiffersBetweenLanes;
         const uint32_t x = is_b ? b_of(r, first) : c_of(r, first);
-        return any_lane(r.defined, [&](unsigned i) { return (is_b ? b_of(r, i) : c_of(r, i)) != x; });
+        return any_lane(r.defined,
+                        [&](unsigned i) { return (is_b ? b_of(r, i) : c_of(r, i)) != x; });
       });
     case C::ShflCopiesNanOrNegativeZero:
       return any_defined([&](const WarpRound& r, unsigned i) {
@@ -920,6 +931,12 @@ bool Reader::sequence(CoverpointId id) const {
 }
 
 bool Reader::block(CoverpointId id) const {
+  // A changed block state (instruction `in`) is undefined, or answers otherwise on a thread the
+  // expectation defines.
+  auto outcome_differs = [&](const spec::Instr& in, const model::Cta& c, const Expected& e) {
+    const auto r = model::evaluate_cta(in, c, t_, p_);
+    return r.outcome.any_ub || differs_where_defined(r.outcome, e);
+  };
   auto any_round = [&](auto&& f) {
     for (std::size_t k = 0; k < v_.rounds.size() && k < e_.size(); ++k)
       if (f(v_.rounds[k].cta, e_[k])) return true;
@@ -1104,6 +1121,57 @@ bool Reader::block(CoverpointId id) const {
       });
     case C::BlockCountAbove255:
       return any_result([](uint32_t d) { return d > 255; });
+    case C::BlockCountOperandAbove511:
+      return any_round([&](const model::Cta& c, const Expected& e) {
+        spec::Instr in = v_.instr.instr;
+        if (!in.has_count) return false;
+        bool big = false;
+        model::Cta cut = c;
+        if (in.imm_count) {
+          big = *in.imm_count >= 512;
+          in.imm_count = *in.imm_count & 0x1ffu;
+        } else {
+          for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+            big = big || (c.arrive[t] && !c.exited[t] && c.count[t] >= 512);
+            cut.count[t] &= 0x1ffu;
+          }
+        }
+        return big && outcome_differs(in, cut, e);
+      });
+    case C::BlockBarrierNumbersAlias:
+      return !v_.instr.instr.imm_bar && any_round([&](const model::Cta& c, const Expected& e) {
+        // The barrier numbers threads stand at, as bits of a word (numbers 0 to 15).
+        uint32_t at = 0;
+        for (std::size_t t = 0; t < c.arrive.size(); ++t)
+          if (c.arrive[t] && !c.exited[t] && c.bar[t] < 16) at |= 1u << c.bar[t];
+        if ((at & (at >> 8) & 0xffu) == 0) return false;  // no two agree in their low three bits
+        // And the two give their threads different answers, so that any merging of them (one
+        // count over all, or phases filled in arrival order) shows.
+        bool apart = false;
+        for (std::size_t t = 0; t < c.arrive.size() && !apart; ++t)
+          for (std::size_t u = 0; u < c.arrive.size() && !apart; ++u)
+            apart = e.defined[t] && e.defined[u] && c.bar[t] < 16 && c.bar[u] != c.bar[t] &&
+                    (c.bar[u] & 7u) == (c.bar[t] & 7u) && e.d[t] != e.d[u];
+        if (!apart) return false;
+        model::Cta cut = c;
+        for (auto& b : cut.bar) b &= 7u;
+        return outcome_differs(v_.instr.instr, cut, e);
+      });
+    case C::BlockBarriersDifferInCount:
+      return !v_.instr.instr.imm_bar && v_.instr.instr.has_count && !v_.instr.instr.imm_count &&
+             any_round([&](const model::Cta& c, const Expected& e) {
+               std::optional<std::size_t> first;
+               bool differ = false;
+               for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+                 if (!c.arrive[t] || c.exited[t]) continue;
+                 if (!first) first = t;
+                 differ = differ || (c.bar[t] != c.bar[*first] && c.count[t] != c.count[*first]);
+               }
+               if (!differ) return false;
+               model::Cta cut = c;
+               for (auto& n : cut.count) n = c.count[*first];
+               return outcome_differs(v_.instr.instr, cut, e);
+             });
     case C::ResultCountZero:
       return any_result([](uint32_t d) { return d == 0; });
     case C::ResultCountAll:
@@ -1126,16 +1194,16 @@ bool Reader::block(CoverpointId id) const {
              });
     case C::BlockAndSharedBitEven:
       return !v_.instr.instr.negate && any_round([&](const model::Cta& c, const Expected&) {
-               uint32_t all = ~0u;
-               bool arrives = false, even = false;
-               for (std::size_t t = 0; t < c.arrive.size(); ++t) {
-                 if (!c.arrive[t] || c.exited[t]) continue;
-                 arrives = true;
-                 all &= c.pred[t];
-                 even = even || (c.pred[t] & 1u) == 0;
-               }
-               return arrives && even && all != 0;
-             });
+        uint32_t all = ~0u;
+        bool arrives = false, even = false;
+        for (std::size_t t = 0; t < c.arrive.size(); ++t) {
+          if (!c.arrive[t] || c.exited[t]) continue;
+          arrives = true;
+          all &= c.pred[t];
+          even = even || (c.pred[t] & 1u) == 0;
+        }
+        return arrives && even && all != 0;
+      });
     case C::BlockAndTrueOverExited:
       return any_round([&](const model::Cta& c, const Expected& e) {
         const auto s = census(c);

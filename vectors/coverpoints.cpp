@@ -1,8 +1,7 @@
 #include "vectors/coverpoints.hpp"
 
-#include "vectors/coverpoint_predicates.hpp"
-
 #include "spec/redux.hpp"
+#include "vectors/coverpoint_predicates.hpp"
 
 namespace warpspec::vectors {
 
@@ -49,6 +48,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::ASignedBoundaries, "a.signed_boundaries", S::IntValues, false, "0, -1, the most negative and the most positive value of the operand width all take part."},
   {C::ALowBitsAgree, "a.low_bits_agree", S::IntValues, false, "Two taking-part values differ, but only above bit 15."},
   {C::ASignBitOnly, "a.sign_bit_only", S::IntValues, false, "Two taking-part values differ in the top bit of the operand alone."},
+  {C::AEveryBitDecides, "a.every_bit_decides", S::Match, false, "For each bit of the operand width, in some round, the taking-part values of one membermask are two that differ in that bit alone: a comparison that drops or merges any one bit would show."},
   {C::AB64EqualLowDifferHigh, "a.b64_equal_low_differ_high", S::Match64, false, "Two taking-part 64-bit values share their low half and differ in the high half."},
   {C::AB64EqualHighDifferLow, "a.b64_equal_high_differ_low", S::Match64, false, "Two taking-part 64-bit values share their high half and differ in the low half."},
   {C::ANanBitsEqual, "a.nan_bits_equal", S::Match, false, "Two taking-part lanes hold the same NaN bit pattern (a float or double of the operand width)."},
@@ -76,6 +76,7 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::InstrNegationMatters, "instr.negation_matters", S::NegationShows, false, "The source predicate is negated (!a) and dropping the ! would change a result (for a count: as many true as false predicates would hide it)."},
   {C::APredBit0Misleads, "a.pred_bit0_misleads", S::Negatable, false, "A predicate given as an integer is true when non-zero: reading only its bit 0 would change an answer."},
   {C::APredLowByteMisleads, "a.pred_low_byte_misleads", S::Vote, false, "A predicate given as an integer is true when non-zero: reading only its low byte would change an answer."},
+  {C::APredSignBitDecides, "a.pred_sign_bit_decides", S::Vote, false, "A predicate given as the integer 0x80000000 (its sign bit alone) decides an answer: reading any narrower field of it, or reading it as a signed number above 0, would call it false."},
 
   {C::ResultAddWraps, "result.add_wraps", S::ReduxAdd, false, "The exact sum does not fit: .u32 carries out of bit 31, .s32 leaves the int32 range."},
   {C::ResultMinMaxSignMatters, "result.minmax_sign_matters", S::ReduxMinMaxInt, false, "The unsigned and the signed minimum (maximum) of the taking-part values differ."},
@@ -124,8 +125,11 @@ constexpr CoverpointInfo kCoverpoints[] = {
   {C::BlockCount1024, "block.count_1024", S::BlockPopc, false, "All 1024 threads of the largest block count: the count needs eleven bits."},
   {C::ResultCountZero, "result.count_zero", S::BlockPopc, false, "Threads arrive and the count is 0."},
   {C::ResultCountAll, "result.count_all", S::BlockPopc, false, "More than 32 threads arrive and every one passes a true predicate."},
+  {C::BlockCountOperandAbove511, "block.count_operand_above_511", S::BlockRed, false, "A barrier's thread count b is 512 or more, and reading only its low nine bits would change the outcome: a count register narrower than ten or eleven bits would show."},
+  {C::BlockBarrierNumbersAlias, "block.barrier_numbers_alias", S::BlockRed, false, "Threads stand at two barriers whose numbers agree in their low three bits (such as 1 and 9) and get different answers, and reading only those bits would merge them and change the outcome."},
+  {C::BlockBarriersDifferInCount, "block.barriers_differ_in_count", S::BlockRed, false, "Threads stand at two barriers with different thread counts, and giving every barrier the count of the lowest arriving thread would change the outcome."},
 
-  {C::SeqTwoRoundsStaleWouldShow, "seq.two_rounds_stale_would_show", S::Valued, false, "In two successive rounds a lane gets different results: a result kept from the round before would show."},
+  {C::SeqTwoRoundsStaleWouldShow, "seq.two_rounds_stale_would_show", S::ValuedOrActive, false, "In two successive rounds a lane gets different results: a result kept from the round before would show."},
   {C::SeqMaskChanges, "seq.mask_changes", S::Masked, false, "A lane executes in two successive rounds with different membermasks."},
   {C::SeqResultBitCleared, "seq.result_bit_cleared", S::Valued, false, "A lane's result has a bit (or is true) in one round and clears it in the next: a result ORed into the one before would show."},
   {C::SeqResultBitSet, "seq.result_bit_set", S::Valued, false, "A lane's result lacks a bit (or is false) in one round and sets it in the next: a result ANDed with the one before would show."},
@@ -263,6 +267,9 @@ bool in_scope(CoverScope scope, FormId form) {
       return f.family == Fa::Match || f.family == Fa::Vote || (redux && !f32);
     case S::Valued:
       return f.family == Fa::Match || f.family == Fa::Vote || redux || bar_red;
+    case S::ValuedOrActive:
+      return f.family == Fa::Match || f.family == Fa::Vote || redux || bar_red ||
+             f.family == Fa::Activemask;
     case S::IntValues:
       return f.family == Fa::Match || (redux && !f32);
     case S::Match:

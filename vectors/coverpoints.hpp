@@ -52,6 +52,7 @@ enum class CoverpointId : uint8_t {
   ASignedBoundaries,
   ALowBitsAgree,
   ASignBitOnly,
+  AEveryBitDecides,
   AB64EqualLowDifferHigh,
   AB64EqualHighDifferLow,
   ANanBitsEqual,
@@ -79,6 +80,7 @@ enum class CoverpointId : uint8_t {
   InstrNegationMatters,
   APredBit0Misleads,
   APredLowByteMisleads,
+  APredSignBitDecides,
   // integer redux results
   ResultAddWraps,
   ResultMinMaxSignMatters,
@@ -127,6 +129,9 @@ enum class CoverpointId : uint8_t {
   BlockCount1024,
   ResultCountZero,
   ResultCountAll,
+  BlockCountOperandAbove511,
+  BlockBarrierNumbersAlias,
+  BlockBarriersDifferInCount,
   // sequences of rounds, call sites
   SeqTwoRoundsStaleWouldShow,
   SeqMaskChanges,
@@ -168,51 +173,52 @@ inline constexpr int kCoverpointCount = static_cast<int>(CoverpointId::Count_);
 
 /// The forms that list a coverpoint.
 enum class CoverScope : uint8_t {
-  Any,             ///< every form
-  Warp,            ///< match, vote, redux, bar.warp.sync, activemask
-  Masked,          ///< the warp forms with a membermask (all but activemask)
-  Syncwarp,        ///< bar.warp.sync
-  Collective,      ///< match, vote, redux (the forms that combine operands)
-  CollectiveInt,   ///< match, vote and the integer redux forms
-  ZeroMatters,     ///< the collective forms an operand of 0 can change: all but the redux forms
-                   ///< whose identity is 0 (add, or, xor, max.u32) and max.abs.NaN.f32
-  Valued,          ///< every form with a result: match, vote, redux, bar.red
-  IntValues,       ///< match and the integer redux forms
-  Match,           ///< match.any and match.all, both widths
-  Match64,         ///< the .b64 match forms
-  MatchAny,        ///< match.any
-  MatchAll,        ///< match.all
-  MatchOrF32,      ///< match and the .f32 redux forms (operands that may be floats)
-  Vote,            ///< every vote form
-  Ballot,          ///< vote.ballot
-  VoteUni,         ///< vote.uni
-  VoteAllUni,      ///< vote.all and vote.uni
-  BoolResult,      ///< vote.all/.any/.uni, bar.red.and/.or
-  Negatable,       ///< vote and bar.red (`!a`)
-  NegationShows,   ///< the negatable forms whose answer a negation can change: all but vote.uni
-  ReduxInt,        ///< the integer redux forms
-  ReduxAdd,        ///< redux.add
-  ReduxMinMaxInt,  ///< integer redux.min/.max
+  Any,                 ///< every form
+  Warp,                ///< match, vote, redux, bar.warp.sync, activemask
+  Masked,              ///< the warp forms with a membermask (all but activemask)
+  Syncwarp,            ///< bar.warp.sync
+  Collective,          ///< match, vote, redux (the forms that combine operands)
+  CollectiveInt,       ///< match, vote and the integer redux forms
+  ZeroMatters,         ///< the collective forms an operand of 0 can change: all but the redux forms
+                       ///< whose identity is 0 (add, or, xor, max.u32) and max.abs.NaN.f32
+  Valued,              ///< every form with a result: match, vote, redux, bar.red
+  ValuedOrActive,      ///< the Valued forms and activemask
+  IntValues,           ///< match and the integer redux forms
+  Match,               ///< match.any and match.all, both widths
+  Match64,             ///< the .b64 match forms
+  MatchAny,            ///< match.any
+  MatchAll,            ///< match.all
+  MatchOrF32,          ///< match and the .f32 redux forms (operands that may be floats)
+  Vote,                ///< every vote form
+  Ballot,              ///< vote.ballot
+  VoteUni,             ///< vote.uni
+  VoteAllUni,          ///< vote.all and vote.uni
+  BoolResult,          ///< vote.all/.any/.uni, bar.red.and/.or
+  Negatable,           ///< vote and bar.red (`!a`)
+  NegationShows,       ///< the negatable forms whose answer a negation can change: all but vote.uni
+  ReduxInt,            ///< the integer redux forms
+  ReduxAdd,            ///< redux.add
+  ReduxMinMaxInt,      ///< integer redux.min/.max
   ReduxMinMaxNotZero,  ///< integer redux.min/.max whose identity is not 0 (all but max.u32)
-  ReduxMinMax,     ///< every redux.min/.max, integer and .f32
-  ReduxBitwise,    ///< redux.and/.or/.xor
-  ReduxAnd,        ///< redux.and
-  ReduxXor,        ///< redux.xor
-  F32,             ///< the .f32 redux forms
-  F32Abs,          ///< the .f32 redux forms with .abs
-  Block,           ///< bar.sync and bar.red
-  BlockRed,        ///< bar.red
-  BlockPopc,       ///< bar.red.popc
-  BlockAnd,        ///< bar.red.and
-  Activemask,      ///< activemask
-  Shfl,            ///< shfl.sync
-  ShflUp,          ///< shfl.sync.up
-  ShflBfly,        ///< shfl.sync.bfly
-  ShflIdx,         ///< shfl.sync.idx
-  ShflDown,        ///< shfl.sync.down
-  ShflNotDown,     ///< shfl.sync.up, .bfly, .idx (they can read a lower lane)
-  ShflNotUp,       ///< shfl.sync.down, .bfly, .idx (they can read a higher lane)
-  Elect,           ///< elect.sync
+  ReduxMinMax,         ///< every redux.min/.max, integer and .f32
+  ReduxBitwise,        ///< redux.and/.or/.xor
+  ReduxAnd,            ///< redux.and
+  ReduxXor,            ///< redux.xor
+  F32,                 ///< the .f32 redux forms
+  F32Abs,              ///< the .f32 redux forms with .abs
+  Block,               ///< bar.sync and bar.red
+  BlockRed,            ///< bar.red
+  BlockPopc,           ///< bar.red.popc
+  BlockAnd,            ///< bar.red.and
+  Activemask,          ///< activemask
+  Shfl,                ///< shfl.sync
+  ShflUp,              ///< shfl.sync.up
+  ShflBfly,            ///< shfl.sync.bfly
+  ShflIdx,             ///< shfl.sync.idx
+  ShflDown,            ///< shfl.sync.down
+  ShflNotDown,         ///< shfl.sync.up, .bfly, .idx (they can read a lower lane)
+  ShflNotUp,           ///< shfl.sync.down, .bfly, .idx (they can read a higher lane)
+  Elect,               ///< elect.sync
 };
 
 /// A catalog row: a stable key, the forms that list it, whether only undefined states show it,

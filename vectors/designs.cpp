@@ -113,13 +113,15 @@ std::vector<Pattern> patterns(const spec::ParsedInstr& in) {
   if (syn.none) return {[](unsigned) { return uint64_t{0}; }};
   if (syn.is_pred)
     return {
-        [](unsigned) { return uint64_t{1}; },         [](unsigned) { return uint64_t{0}; },
-        [](unsigned i) { return uint64_t{i % 2}; },   [](unsigned i) { return uint64_t{i == 0}; },
+        [](unsigned) { return uint64_t{1}; }, [](unsigned) { return uint64_t{0}; },
+        [](unsigned i) { return uint64_t{i % 2}; }, [](unsigned i) { return uint64_t{i == 0}; },
         [](unsigned i) { return uint64_t{i == 31}; }, [](unsigned i) { return uint64_t{i < 28}; },
         [](unsigned i) { return uint64_t{i < 16}; },
         // Predicates given as integers: true when non-zero, whatever bit 0 or the low byte hold.
         [](unsigned i) { return uint64_t{i % 2 ? 2u : 0u}; },
-        [](unsigned i) { return uint64_t{i % 2 ? 0x100u : 6u}; }};
+        [](unsigned i) { return uint64_t{i % 2 ? 0x100u : 6u}; },
+        // The sign bit alone: true, though every narrower field of it is 0 and it is negative.
+        [](unsigned i) { return uint64_t{i % 2 ? 0x80000000u : 0u}; }};
   if (syn.is_float)
     return {[](unsigned i) -> uint64_t { return i % 2 ? 0x80000000u : 0u; },
             [](unsigned i) -> uint64_t { return i % 3 == 0 ? 0x7fc00123u : 0x3f800000u + i; },
@@ -205,6 +207,22 @@ std::vector<std::vector<Round>> warp_designs(const spec::ParsedInstr& in) {
     const auto swapped = [&](unsigned i) { return ps[k](i ^ 1u); };
     out.push_back({Round{with_values(pairs, ps[k]), {}}, Round{with_values(pairs, swapped), {}}});
   }
+  // match: sixteen pairs a round, each pair's two values differing in one bit alone, until every
+  // bit of the operand has been the only difference once (two rounds for .b32, four for .b64).
+  if (spec::form_info(in.instr.form).family == spec::Family::Match) {
+    const unsigned bits = spec::value_syntax(in).bits;
+    std::vector<Round> rounds;
+    for (unsigned r = 0; r * 16 < bits; ++r) {
+      model::Warp w = pairs;
+      for (unsigned j = 0; j < 16; ++j) {
+        const uint64_t base = ((j + 1) * 0x9e3779b97f4a7c15ull) & width;
+        w.a[2 * j] = base;
+        w.a[2 * j + 1] = base ^ (uint64_t{1} << (16 * r + j));
+      }
+      rounds.push_back(Round{w, {}});
+    }
+    out.push_back(std::move(rounds));
+  }
   // Three rounds: two groups, the whole warp, the two groups again (a membermask that comes back
   // after another, and lanes that lead once and follow later).
   out.push_back({Round{with_values(ls[8], ps[0]), {}}, Round{with_values(ls[0], ps[0]), {}},
@@ -266,9 +284,8 @@ std::vector<std::vector<Round>> block_designs() {
       for (const auto& p : preds) out.push_back({Round{{}, block(n, a, p)}});
       // The last thread alone passes the other predicate: the last (partial) warp decides.
       for (uint32_t last : {0u, 1u})
-        out.push_back({Round{{}, block(n, a, [=](std::size_t t) {
-                                   return t + 1 == n ? last : 1u - last;
-                                 })}});
+        out.push_back(
+            {Round{{}, block(n, a, [=](std::size_t t) { return t + 1 == n ? last : 1u - last; })}});
     }
   // Exited threads whose last predicates agree with the arriving ones: only who counts decides.
   for (std::size_t n : {64, 96})
@@ -341,37 +358,55 @@ std::vector<std::vector<Round>> named_designs() {
     return w;
   };
   const std::vector<std::pair<std::size_t, std::vector<WarpPart>>> shapes = {
-      {128, {A, A, E, E}},                                                  // count < block
-      {128, {E, A, E, A}},                                                  // not the first warps
-      {128, {P, A, E, E}},                                                  // producer, consumer
+      {128, {A, A, E, E}},  // count < block
+      {128, {E, A, E, A}},  // not the first warps
+      {128, {P, A, E, E}},  // producer, consumer
       {128, {A, P, X, E}},
-      {128, {with(A, [](auto& w) { w.exited = {3, 17, 31}; }), A, E, E}},   // exited threads
-      {48, {A, A}},                                                         // a partial warp
-      {128, {A, A, A, A}},                                                  // two phases
-      {128, {A, A, A, E}},                                                  // half a phase left
-      {128, {A, E, E, E}},                                                  // too few
-      {128, {with(A, [](auto& w) { w.elsewhere = {5}; }), A, E, E}},        // a warp apart
+      {128,
+       {with(A,
+             [](auto& w) {
+               w.exited = {3, 17, 31};
+             }),
+        A, E, E}},                                                    // exited threads
+      {48, {A, A}},                                                   // a partial warp
+      {128, {A, A, A, A}},                                            // two phases
+      {128, {A, A, A, E}},                                            // half a phase left
+      {128, {A, E, E, E}},                                            // too few
+      {128, {with(A, [](auto& w) { w.elsewhere = {5}; }), A, E, E}},  // a warp apart
       {128, {A, A, with(A, [](auto& w) { w.bar = 2; }), with(A, [](auto& w) { w.bar = 2; })}},
       {128, {A, A, with(A, [](auto& w) { w.bar = 2, w.count = 32; }), E}},  // two barriers
       {128, {with(A, [](auto& w) { w.count = 48; }), with(A, [](auto& w) { w.count = 48; }), E, E}},
       {128, {with(A, [](auto& w) { w.count = 0; }), with(A, [](auto& w) { w.count = 0; }), E, E}},
       {64, {with(A, [](auto& w) { w.count = 256; }), with(A, [](auto& w) { w.count = 256; })}},
-      {128, {A, with(A, [](auto& w) { w.count = 96; }), E, E}},             // mixed counts
+      {128, {A, with(A, [](auto& w) { w.count = 96; }), E, E}},  // mixed counts
       {128, {with(A, [](auto& w) { w.bar = 16; }), with(A, [](auto& w) { w.bar = 16; }), E, E}},
-      {128, {P, P, E, E}},                                                  // partners alone
+      {128, {P, P, E, E}},  // partners alone
       {128, {with(P, [](auto& w) { w.elsewhere = {9}; }), A, E, E}},
-      {1024, {A, A, E}},                                                    // a whole block
-      {96, {A, P, X}},                                                      // a warp gone
-      {64, {with(A, [](auto& w) { w.partner = {28}; }), A}},                // one warp, two forms
+      {1024, {A, A, E}},                                      // a whole block
+      {96, {A, P, X}},                                        // a warp gone
+      {64, {with(A, [](auto& w) { w.partner = {28}; }), A}},  // one warp, two forms
       {128, {A, with(P, [](auto& w) { w.bar = 2; }), with(A, [](auto& w) { w.bar = 2; }), E}},
-      {32, {with(A, [](auto& w) {                                           // one thread left
-         w.count = 32;
-         for (unsigned l = 1; l < 32; ++l) w.exited.push_back(l);
-       })}},
+      // The largest count: every thread of the largest block at one barrier.
+      {1024, {with(A, [](auto& w) { w.count = 1024; })}},
+      // Two barriers with their own counts, the lowest thread's the larger.
+      {96, {A, A, with(A, [](auto& w) { w.bar = 2, w.count = 32; })}},
+      {32,
+       {with(A,
+             [](auto& w) {  // one thread left
+               w.count = 32;
+               for (unsigned l = 1; l < 32; ++l) w.exited.push_back(l);
+             })}},
   };
   std::vector<std::vector<Round>> out;
   for (const auto& [n, warps] : shapes)
     for (const auto& p : preds) out.push_back({Round{{}, named_block(n, warps, p)}});
+  // Barriers 1 and 9, which agree in their low three bits, their warps interleaved and their
+  // answers apart (1's warps pass false, 9's true): merged, they would fill phases of other
+  // warps than either does alone.
+  const WarpPart nine = with(A, [](auto& w) { w.bar = 9; });
+  out.push_back({Round{{}, named_block(128, {A, nine, A, nine}, [](std::size_t t) {
+                         return static_cast<uint32_t>(t / 32 % 2);
+                       })}});
   // Two barriers in a row with different answers: the second with a warp's threads exited.
   out.push_back({Round{{}, named_block(128, {A, A, E, E}, preds[0])},
                  Round{{}, named_block(128, {A, A, E, E}, preds[1])}});

@@ -115,6 +115,12 @@ struct CtaB {
     c.pred[t] = p;
     return *this;
   }
+  // Threads [from, to) stand at barrier `bar` with thread count `count` and predicate `p`
+  // (the register operands of a named barrier).
+  CtaB& named(std::size_t from, std::size_t to, uint32_t bar, uint32_t count, uint32_t p = 1) {
+    for (std::size_t t = from; t < to; ++t) c.bar[t] = bar, c.count[t] = count, c.pred[t] = p;
+    return *this;
+  }
 };
 
 Vector make(const std::string& text, std::vector<Round> rounds) {
@@ -288,6 +294,18 @@ std::vector<Case> cases() {
      warp(kAny64, {full().vals({0, 0xffffffffu, 0x80000000u, 0x7fffffffu})}));
   yes("a.low_bits_agree", warp(kXor, {full().vals({0x1234, 0x11234})}));
   no("a.low_bits_agree", warp(kXor, {full().vals({0x1234, 0x1235})}));
+  // Sixteen pairs a round, each pair differing in one bit: bits 0-15, then 16-31.
+  const auto one_bit_pairs = [](unsigned first) {
+    WarpB w;
+    for (unsigned j = 0; j < 16; ++j) {
+      w.run(3u << (2 * j), 3u << (2 * j));
+      w.a_at(2 * j, 0x5a5a5a5au).a_at(2 * j + 1, 0x5a5a5a5au ^ (1u << (first + j)));
+    }
+    return w;
+  };
+  yes("a.every_bit_decides", warp(kAny32, {one_bit_pairs(0), one_bit_pairs(16)}));
+  no("a.every_bit_decides", warp(kAny32, {one_bit_pairs(0), one_bit_pairs(0)}));  // 16-31 never
+  no("a.every_bit_decides", warp(kAny64, {one_bit_pairs(0), one_bit_pairs(16)}));  // 32-63 never
   yes("a.sign_bit_only", warp(kMaxU, {full().vals({5, 0x80000005u})}));
   no("a.sign_bit_only", warp(kMaxU, {full().vals({5, 0x80000004u})}));
   yes("a.sign_bit_only", warp(kAny64, {full().vals({5, 0x8000000000000005ull})}));
@@ -383,6 +401,9 @@ std::vector<Case> cases() {
   no("a.pred_bit0_misleads", block(kPopc, {CtaB(32, 3)}));
   yes("a.pred_low_byte_misleads", warp(kVAny, {full().vals({0x100})}));
   no("a.pred_low_byte_misleads", warp(kVAny, {full().vals({0x101})}));
+  yes("a.pred_sign_bit_decides", warp(kVAny, {full().vals({0x80000000u, 0})}));
+  no("a.pred_sign_bit_decides", warp(kVAny, {full().vals({0x80000001u, 0})}));
+  no("a.pred_sign_bit_decides", warp(kVAny, {full().vals({0x80000000u, 1})}));  // 1 decides
   yes("instr.negated", warp(kVAllN, {full().vals({1})}));
   no("instr.negated", warp(kVAll, {full().vals({1})}));
   yes("instr.negated", block(kPopcN, {CtaB(32)}));
@@ -518,6 +539,30 @@ std::vector<Case> cases() {
   yes("result.count_zero", block(kPopc, {CtaB(64, 0)}));
   no("result.count_zero", block(kPopc, {CtaB(64, 0).pred(9, 1)}));
   yes("result.count_all", block(kPopc, {CtaB(64, 1)}));
+  // Named barriers: numbers and counts in registers.
+  const std::string kPopcReg = "bar.red.popc.u32 d, %bar, %count, a;",
+                    kOrReg = "bar.red.or.pred d, %bar, %count, a;";
+  yes("block.count_operand_above_511", block(kPopcReg, {CtaB(1024).named(0, 1024, 1, 1024)}));
+  no("block.count_operand_above_511", block(kPopcReg, {CtaB(256).named(0, 256, 1, 256)}));
+  no("block.count_operand_above_511", block(kPopc, {CtaB(1024)}));  // no count at all
+  // Barriers 1 and 9 (warps interleaved) answer 0 and 64; 1 and 2 do not alias.
+  const auto interleaved = [](uint32_t other) {
+    return CtaB(128)
+        .named(0, 32, 1, 64, 0)
+        .named(32, 64, other, 64, 1)
+        .named(64, 96, 1, 64, 0)
+        .named(96, 128, other, 64, 1);
+  };
+  yes("block.barrier_numbers_alias", block(kPopcReg, {interleaved(9)}));
+  yes("block.barrier_numbers_alias", block(kOrReg, {interleaved(9)}));
+  no("block.barrier_numbers_alias", block(kPopcReg, {interleaved(2)}));
+  no("block.barrier_numbers_alias", block(kPopcReg, {CtaB(128).named(0, 128, 9, 128)}));
+  // Barrier 1 (two warps, count 64) and barrier 2 (one warp, count 32): barrier 2 given 64
+  // never fills. With equal counts nothing changes.
+  yes("block.barriers_differ_in_count",
+      block(kPopcReg, {CtaB(96).named(0, 64, 1, 64).named(64, 96, 2, 32)}));
+  no("block.barriers_differ_in_count",
+     block(kPopcReg, {CtaB(128).named(0, 64, 1, 64).named(64, 128, 2, 64)}));
   no("result.count_all", block(kPopc, {CtaB(32, 1)}));
   no("result.count_all", block(kPopc, {CtaB(64, 1).pred(9, 0)}));
 
@@ -574,6 +619,9 @@ std::vector<Case> cases() {
   yes("seq.call_site_split", warp(kVAll, {halves}), kSm90);
   no("seq.call_site_split", warp(kVAll, {halves}), kSm60);
   const std::string kActive = "activemask.b32 d;";
+  // An activemask kept from the round before would show.
+  yes("seq.two_rounds_stale_would_show", warp(kActive, {full(), lanes(0xffff)}));
+  no("seq.two_rounds_stale_would_show", warp(kActive, {full(), full()}));
   yes("activemask.exited_lane", warp(kActive, {full().exit(0x80000001u)}));
   no("activemask.exited_lane", warp(kActive, {full()}));
   no("activemask.exited_lane", warp(kActive, {lanes(0xffff)}));  // elsewhere, not exited
