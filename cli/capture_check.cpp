@@ -210,7 +210,8 @@ const bool capture_check_registered = add_command(
        sub.add_option("--programs", *programs,
                       "Also replay recorded kernel launches: an index of kernel sets such as "
                       "tests/data/programs/hardware.json (each launch's memory must be an "
-                      "outcome `warpspec run` predicts, each hang a predicted deadlock or UB)");
+                      "outcome `warpspec run` predicts, each hang a predicted deadlock or UB)")
+           ->check(kPath);
        sub.add_flag("--sampled", *sampled,
                     "With --programs: replay only the sample of launches each set names");
        sub.add_option("--max-states", *max_states,
@@ -220,7 +221,8 @@ const bool capture_check_registered = add_command(
            ->capture_default_str();
        sub.add_flag("--observed", *observed, "Print example lane tables of undefined lanes");
        sub.add_option("--facts", *facts,
-                      "Write the findings as JSON (warpspec-observed/1) to this file");
+                      "Write the findings as JSON (warpspec-observed/1) to this file")
+           ->check(kPath);
        sub.add_option("--impl", *impl, "What to replay against: model or fast")
            ->check(CLI::IsMember({"model", "fast"}))
            ->capture_default_str();

@@ -21,6 +21,12 @@ enum ExitCode : int {
   kExitCantCreate = 73,  ///< output file could not be written
 };
 
+/// Checks a path option: an empty value is refused (64), never read as the option left out
+/// (`vectors --in ''` would otherwise generate a whole suite).
+inline const CLI::Validator kPath(
+    [](std::string& s) { return s.empty() ? std::string("an empty path") : std::string(); },
+    "PATH");
+
 /// A failure a subcommand reports to the user: one message, one exit code.
 struct Failure {
   int code;

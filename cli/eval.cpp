@@ -117,7 +117,8 @@ const bool eval_registered = add_command(
                       "(bar.arrive beside bar.sync, bar.sync beside bar.arrive or bar.red), same "
                       "syntax as --exited");
        sub.add_option("--state", o->state_file,
-                      "Read the state from a JSON file (docs/json-schema.md)");
+                      "Read the state from a JSON file (docs/json-schema.md)")
+           ->check(kPath);
        sub.add_option("--target", o->target, "Target architecture (default sm_90)");
        sub.add_option("--ptx", o->ptx, "PTX ISA version (default 8.8)");
        sub.add_flag("--json", o->json, "Print the result as JSON (schema warpspec-eval/1)");

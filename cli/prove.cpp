@@ -216,7 +216,8 @@ const bool prove_registered = add_command(
                       "Worker threads, each with its own Z3 context (default 2)");
        sub.add_option("--smt2", a->smt2,
                       "Write the query in SMT-LIB 2 to FILE (a folder of NAME.smt2 when several "
-                      "properties are chosen)");
+                      "properties are chosen)")
+           ->check(kPath);
        sub.footer(
            "Exit codes: 0 all proved, 1 some refuted, 2 some unknown and none refuted, "
            "64 usage, 70 a counterexample that does not replay (a bug), 73 cannot write.");

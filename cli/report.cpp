@@ -272,7 +272,8 @@ const bool report_registered = add_command(
        sub.add_option("--programs", *programs,
                       "Index of recorded kernel launches to replay against `warpspec run` "
                       "(each set's sample of its launches)")
-           ->capture_default_str();
+           ->capture_default_str()
+           ->check(kPath);
 #else
        auto programs = std::make_shared<std::string>();
 #endif

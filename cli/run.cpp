@@ -585,7 +585,8 @@ const bool run_registered = add_command(
        sub.add_option("--launch", o->launch_file,
                       "a JSON launch: {\"threads\": 64, \"params\": [{\"value\": 64}, "
                       "{\"words\": [1, 2]}, {\"zeros\": 16}], \"unknown\": [1]} (flags given as "
-                      "well win; its unknowns join --unknown's)");
+                      "well win; its unknowns join --unknown's)")
+           ->check(kPath);
        sub.add_option("--show", o->show,
                       "registers whose final value in every thread is part of each outcome, "
                       "e.g. --show %r9")

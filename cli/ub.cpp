@@ -321,10 +321,12 @@ const bool ub_registered = add_command(
        sub.add_option("--exited", a->exited, "Lanes (threads) fixed as exited");
        sub.add_option("--inactive", a->inactive, "Lanes (threads) fixed as alive but elsewhere");
        sub.add_option("--threads", a->threads, "Block size for the block barriers (default 64)");
-       sub.add_option("--state", a->state_file, "Fix the whole state from a JSON state file");
+       sub.add_option("--state", a->state_file, "Fix the whole state from a JSON state file")
+           ->check(kPath);
        sub.add_option("--target", a->target, "Target (sm_6x selects the convergence rules)");
        sub.add_option("--timeout-ms", a->timeout_ms, "Time limit per solver check (default 10000)");
-       sub.add_option("--smt2", a->smt2, "Write the query 'can any UB fire' in SMT-LIB 2 to FILE");
+       sub.add_option("--smt2", a->smt2, "Write the query 'can any UB fire' in SMT-LIB 2 to FILE")
+           ->check(kPath);
        sub.add_flag("--json", a->json, "Print JSON for programs");
        sub.footer(
            "Lanes not fixed range over every status, mask, operand and call site. A clause that "

@@ -261,7 +261,8 @@ const bool vectors_registered = add_command(
      [](CLI::App& sub) {
        auto o = std::make_shared<VectorsOptions>();
        sub.add_option("-o,--out", o->out,
-                      "Write the vectors (JSON Lines) or the .cu file here (default: stdout)");
+                      "Write the vectors (JSON Lines) or the .cu file here (default: stdout)")
+           ->check(kPath);
        sub.add_option("--form", o->forms,
                       "Only these forms (repeatable; default: all available on the target)");
        sub.add_option("--target", o->target, "Target (default sm_90)");
@@ -286,7 +287,8 @@ const bool vectors_registered = add_command(
        sub.add_option("--in", o->in,
                       "Use an existing vector file instead of generating one (every vector is "
                       "held to the specification: an edited or stale expectation is refused, "
-                      "exit 65)");
+                      "exit 65)")
+           ->check(kPath);
        sub.add_option(
            "--reference-results", o->reference,
            "Also write the results a correct implementation gives (the model's answers)");
