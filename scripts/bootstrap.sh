@@ -112,6 +112,9 @@ slow+='|Inputs\.(EveryCorpusKernelWalksTheSameWithAndWithoutTerms|APartialBlockI
 slow+='|cli\.run_unknown$|cli\.run_unknown_from_launch_file|example\.run_syncthreads_nonuniform_every_n'
 slow+='|Witness\.TheF32FormsOnSm100aAndTheConvergenceRulesOnSm60HaveWitnessesToo'
 slow+='|EveryShuffleOperand\.|vectors\.emit_cuda_compiles'
+# A UB query of Z3's over a shuffle's whole warp: 15 s under the sanitizers (the other ub
+# queries run there).
+slow+='|cli\.ub_shfl_peer_absent$'
 # ctest drops a pattern it cannot compile (CMake's allow nine groups) and would then run every
 # test here: refuse that.
 count_tests() { (cd "$asan" && ctest -N "$@" | sed -n 's/^Total Tests: //p'); }
