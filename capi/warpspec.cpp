@@ -244,11 +244,6 @@ std::string explain(const ws_instr* in, const vectors::Vector& v,
   return vectors::render(report, 1);
 }
 
-// Whether instruction `in` writes d (every form but bar.warp.sync, bar.sync and a sink `_`).
-bool writes_d(const spec::Instr& in) {
-  return spec::form_info(in.form).d_type != spec::ResultType::None && in.write_d;
-}
-
 // An answer's arrays: d where the form writes d, p where the instruction writes p, unless the
 // round hung (then nothing was written).
 ws_status check_answer(bool writes_d, bool writes_p, const uint32_t* d, const uint8_t* p,
@@ -328,7 +323,7 @@ ws_status ws_instr_parse(const char* text, const char* target, const char* ptx, 
                       ": a barrier number or thread count in a register is not available through "
                       "the C interface (ws_block_state carries neither); write them as "
                       "immediates");
-    in->writes_d = writes_d(in->parsed.instr);
+    in->writes_d = spec::writes_d(in->parsed.instr);
     *out = in.release();
     return WS_OK;
   });
@@ -619,7 +614,7 @@ ws_status ws_vectors_next(ws_vectors* v, ws_vector* out) {
       const auto& f = spec::form_info(in->parsed.instr.form);
       in->form = std::string(f.name);
       in->block = !spec::is_warp_form(f.id);
-      in->writes_d = writes_d(in->parsed.instr);
+      in->writes_d = spec::writes_d(in->parsed.instr);
       it = v->instrs.emplace(v->vector.instr.text, std::move(in)).first;
     }
     *out = ws_vector{v->vector.id, it->second.get(), v->ub ? 1 : 0, v->vector.is_cta() ? 1 : 0,
@@ -670,7 +665,7 @@ ws_status ws_vectors_answer_warp(ws_vectors* v, size_t k, const uint32_t* d, con
   return guarded([&]() -> ws_status {
     if (auto st = current_round(v, k, false)) return st;
     const auto& ins = v->vector.instr.instr;
-    if (auto st = check_answer(writes_d(ins), ins.write_p, d, p, hang)) return st;
+    if (auto st = check_answer(spec::writes_d(ins), ins.write_p, d, p, hang)) return st;
     v->answers[k] = observed(WS_LANES, d, p, present, v->expect[k].executes, hang);
     v->answered[k] = 1;
     return WS_OK;
@@ -681,7 +676,8 @@ ws_status ws_vectors_answer_block(ws_vectors* v, size_t k, const uint32_t* d,
                                   const uint8_t* present, int hang) {
   return guarded([&]() -> ws_status {
     if (auto st = current_round(v, k, true)) return st;
-    if (auto st = check_answer(writes_d(v->vector.instr.instr), false, d, nullptr, hang)) return st;
+    if (auto st = check_answer(spec::writes_d(v->vector.instr.instr), false, d, nullptr, hang))
+      return st;
     const std::size_t n = v->expect[k].executes.size();
     v->answers[k] = observed(n, d, nullptr, present, v->expect[k].executes, hang);
     v->answered[k] = 1;

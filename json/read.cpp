@@ -3,6 +3,8 @@
 #include <bit>
 #include <vector>
 
+#include "spec/instr_parse.hpp"
+
 namespace warpspec::json {
 
 static_assert(kPadding >= simdjson::SIMDJSON_PADDING);
@@ -192,23 +194,8 @@ bool delimiter(char c) {
          c == '"';
 }
 
-// `t` for a message: at most 80 characters (a multi-byte character counts once), control bytes
-// written as \xNN.
 std::string quoted(std::string_view t) {
-  std::string out;
-  std::size_t chars = 0, i = 0;
-  for (; i < t.size() && chars < 80; ++i) {
-    const auto c = static_cast<unsigned char>(t[i]);
-    chars += (c & 0xc0u) != 0x80u;
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x" + hex_byte(c).substr(2);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  while (i < t.size() && (static_cast<unsigned char>(t[i]) & 0xc0u) == 0x80u) out += t[i++];
-  if (i < t.size()) out += "...";
-  return out;
+  return spec::shown_text(t);
 }
 
 // What simdjson's error code `e` means, beside where it stopped.

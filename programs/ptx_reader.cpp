@@ -43,20 +43,8 @@ std::string hex_byte(char c) {
   return buf;
 }
 
-// A name as a message shows it: quoted, control bytes as \xNN, at most 80 characters.
 std::string quoted(std::string_view s) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < s.size() && i < 80; ++i) {
-    const auto u = static_cast<unsigned char>(s[i]);
-    if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += s[i];
-    }
-  }
-  return out + (s.size() > 80 ? "...'" : "'");
+  return "'" + spec::shown_text(s) + "'";
 }
 
 // ---------------------------------------------------------------- text and tokens

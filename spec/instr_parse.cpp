@@ -59,22 +59,8 @@ struct Fail {
   std::string message;
 };
 
-// Text of the input as a message quotes it: at most 80 characters, control bytes as \xNN, so
-// that a megabyte of garbage or a terminal escape is never echoed whole.
 std::string quoted(std::string_view t) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < t.size() && i < 80; ++i) {
-    const auto u = static_cast<unsigned char>(t[i]);
-    if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += t[i];
-    }
-  }
-  return out + (t.size() > 80 ? "...'" : "'");
+  return "'" + shown_text(t) + "'";
 }
 
 std::string describe_char(char c) {
@@ -619,6 +605,26 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
     return shown + " does not fit in " + std::to_string(syn.bits) + " bits";
   out = *mag;
   return "";
+}
+
+std::string shown_text(std::string_view t) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t chars = 0, i = 0;
+  for (; i < t.size() && chars < 80; ++i) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    chars += (c & 0xc0u) != 0x80u;
+    if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  while (i < t.size() && (static_cast<unsigned char>(t[i]) & 0xc0u) == 0x80u) out += t[i++];
+  if (i < t.size()) out += "...";
+  return out;
 }
 
 }  // namespace warpspec::spec

@@ -40,6 +40,10 @@ struct ParsedInstr {
 /// Parses PTX text or an intrinsic call; returns the instruction or the first error.
 std::variant<ParsedInstr, ParseError> parse_instruction(std::string_view text);
 
+/// Input text as a message shows it: at most 80 characters (a multi-byte character counts once),
+/// control bytes written as \xNN, "..." when cut; never the whole of a huge or hostile input.
+std::string shown_text(std::string_view t);
+
 /// How a per-lane source operand of `p` is written: its width, whether plain decimals are
 /// floating-point values, and whether it is a predicate.
 struct ValueSyntax {

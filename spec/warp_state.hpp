@@ -71,8 +71,8 @@ struct Instr {
   bool write_d = true;                 ///< false when `d` is the sink `_` (match.all)
   bool write_p = false;                ///< `d|p` (match.all)
   std::optional<uint32_t> imm_mask{};  ///< membermask written as an immediate: overrides the state
-  std::optional<uint32_t> imm_b{};     ///< shuffles: b written as an immediate (overrides the state)
-  std::optional<uint32_t> imm_c{};     ///< shuffles: c written as an immediate (overrides the state)
+  std::optional<uint32_t> imm_b{};  ///< shuffles: b written as an immediate (overrides the state)
+  std::optional<uint32_t> imm_c{};  ///< shuffles: c written as an immediate (overrides the state)
   /// Shuffles: one of CUDA's 64-bit overloads (long, long long, double and the unsigned ones),
   /// which runs the form twice, on a's low word and on its high word (spec::eval_shfl_pair);
   /// d then has 64 bits (Outcome::d_hi). Only an intrinsic call sets it.
@@ -84,6 +84,11 @@ struct Instr {
   bool has_count = false;
   std::optional<uint32_t> imm_count{};
 };
+
+/// Whether the instruction writes d: every form with a result, unless d is the sink `_`.
+inline bool writes_d(const Instr& in) {
+  return form_info(in.form).d_type != ResultType::None && in.write_d;
+}
 
 /// Lane i's b as the instruction reads it: the immediate when the text writes one, else the
 /// lane's own (shuffles).
