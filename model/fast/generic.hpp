@@ -151,16 +151,15 @@ namespace detail {
 
 /// `x[0] op x[1] op ... op x[n-1]` as a balanced tree (the operator is associative).
 template <class T, std::size_t N, class Op>
-T tree_reduce(const std::array<T, N>& x, Op&& op) {
-  std::vector<T> level(x.begin(), x.end());
-  while (level.size() > 1) {
-    std::vector<T> next;
-    for (std::size_t j = 0; j + 1 < level.size(); j += 2)
-      next.push_back(op(level[j], level[j + 1]));
-    if (level.size() % 2) next.push_back(level.back());
-    level = std::move(next);
+T tree_reduce(std::array<T, N> x, Op&& op) {
+  // Each level pairs neighbours (an odd last one goes up alone) and is written over the front
+  // of the one below: element k of a level reads elements 2k and 2k+1, never one already
+  // overwritten, and no level needs storage of its own.
+  for (std::size_t n = N; n > 1; n = (n + 1) / 2) {
+    for (std::size_t j = 0; j + 1 < n; j += 2) x[j / 2] = op(x[j], x[j + 1]);
+    if (n % 2) x[n / 2] = x[n - 1];
   }
-  return level.front();
+  return x[0];
 }
 
 /// The running extreme over the lanes of `set`, in lane order: a lane's key replaces the
