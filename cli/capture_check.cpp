@@ -184,15 +184,18 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
   if (!facts.empty() && !model::write_file_atomically(facts, capture::observations_json(r) + "\n"))
     throw Failure{kExitCantCreate, facts + ": cannot write"};
   const bool bad = total.mismatched > 0 || total.unavailable > 0 || !programs_agree;
+  // Captures without a defined lane (no records, or every lane undefined) confirm nothing.
+  const bool nothing = !bad && total.lanes == 0 && programs.empty();
   std::cout << "\n"
-            << (bad ? "MISMATCH: " : "AGREE: ") << total.agreed << " of " << total.lanes
+            << (bad ? "MISMATCH: " : nothing ? "NOTHING COMPARED: " : "AGREE: ") << total.agreed
+            << " of " << total.lanes
             << " defined lanes agree, " << total.mismatched << " mismatch";
   if (total.beside_ub)
     std::cout << " (" << total.beside_ub << " of them in states where UB fires on another lane)";
   std::cout << ", " << total.undefined << " undefined lanes observed";
   if (total.d_open) std::cout << ", " << total.d_open << " shuffle lanes with d open observed";
   std::cout << "\n";
-  return bad ? kExitRefuted : kExitOk;
+  return bad ? kExitRefuted : nothing ? kExitUnknown : kExitOk;
 }
 
 const bool capture_check_registered = add_command(
@@ -229,7 +232,8 @@ const bool capture_check_registered = add_command(
        sub.footer(
            "Exit codes: 0 every defined lane agrees, 1 a defined lane mismatches (or a form the "
            "model says the target lacks was captured, or a kernel launch contradicts its "
-           "finished exploration), 64 neither captures nor --programs given, 65 malformed capture "
+           "finished exploration), 2 nothing compared (the captures hold no defined lane), 64 "
+           "neither captures nor --programs given, 65 malformed capture "
            "file (file:line and "
            "what was expected), 66 missing file.");
        return [=] {

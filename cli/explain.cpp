@@ -146,6 +146,10 @@ const bool explain_registered = add_command(
                       "Say whether the form is available on this target (default sm_90)");
        sub.add_option("--ptx", *ptx, "PTX ISA version for the availability verdict (default 8.8)");
        sub.add_flag("--json", *json, "Print JSON for programs");
+       sub.footer(
+           "Exit codes: 0 explained (a form the target lacks included: the text says NOT "
+           "available), 64 usage (no such form, intrinsic or clause; a malformed --target or "
+           "--ptx).");
        return [=] { return run_explain(*form, *target, *ptx, *json); };
      }});
 

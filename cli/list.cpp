@@ -60,6 +60,7 @@ const bool list_registered = add_command(
        sub.add_option("--ptx", *ptx,
                       "Keep only forms available with this PTX ISA version (e.g. 7.0)");
        sub.add_flag("--json", *json, "Print JSON for programs");
+       sub.footer("Exit codes: 0 listed, 64 usage (a malformed --target or --ptx).");
        return [=] { return run_list(*target, *ptx, *json); };
      }});
 

@@ -286,6 +286,10 @@ const bool report_registered = add_command(
        sub.add_option("--timeout-ms", *timeout,
                       "Z3 time per property of the library (0 skips the proofs)")
            ->capture_default_str();
+       sub.footer(
+           "Exit codes: 0 nothing disagrees with the model (proofs that end unknown are listed, "
+           "not counted as proved), 1 a disagreement or a refuted property, 64 usage, 65 "
+           "malformed data, 66 missing input.");
        return [&sub, corpus, suites, programs, timeout] {
          need_given(sub, "--corpus", *corpus);
          need_given(sub, "--suites", *suites);
