@@ -501,6 +501,17 @@ struct ws_vectors {
   // Every line handed in, as a results file.
   std::string results;
   bool finished = false;
+  // A malformed or unreadable file ends the reading: every later call gives the same answer
+  // rather than passing over the bad line.
+  ws_status broken = WS_OK;
+  std::string broken_why;
+
+  ws_status fail_for_good(ws_status s, std::string why) {
+    broken = s;
+    broken_why = std::move(why);
+    have = false;
+    return fail(s, broken_why);
+  }
 
   void close_vector() {
     if (!have) return;
@@ -573,18 +584,23 @@ const char* ws_vectors_ptx(const ws_vectors* v) {
 ws_status ws_vectors_next(ws_vectors* v, ws_vector* out) {
   return guarded([&]() -> ws_status {
     if (!v || !out) return fail(WS_EINVAL, "no vector file or no place for the vector (NULL)");
+    if (v->broken) return fail(v->broken, v->broken_why);
     v->close_vector();
     std::string line;
     const vectors::VectorExpect* next = nullptr;
     while (!next) {
       if (!std::getline(*v->in, line)) {
-        if (v->in->bad()) return fail(WS_EIO, v->path + ": read error");
+        if (v->in->bad()) return v->fail_for_good(WS_EIO, v->path + ": read error");
         v->finished = true;
         return WS_END;
       }
       ++v->line_no;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      next = &v->reader->expect(line, v->line_no);
+      try {
+        next = &v->reader->expect(line, v->line_no);
+      } catch (const model::FormatError& e) {
+        return v->fail_for_good(WS_EFORMAT, e.what());
+      }
       // A 64-bit shuffle's d does not fit ws_warp_answer: such a vector is passed over and
       // reported skipped.
       if (next->instr->instr.wide) {
@@ -695,14 +711,18 @@ ws_status ws_vectors_skip(ws_vectors* v) {
 }
 
 char* ws_vectors_results(const ws_vectors* v) {
-  if (!v) return nullptr;
-  return copy_out("{\"schema\":\"warpspec-results/1\"}\n" + v->results);
+  last_error.clear();
+  if (!v) return fail(WS_EINVAL, "no vector file (NULL)"), nullptr;
+  char* text = copy_out("{\"schema\":\"warpspec-results/1\"}\n" + v->results);
+  if (!text) fail(WS_ENOMEM, "out of memory");
+  return text;
 }
 
 ws_status ws_vectors_check(ws_vectors* v, ws_report** out) {
   return guarded([&]() -> ws_status {
     if (!v || !out) return fail(WS_EINVAL, "no vector file or no place for the report (NULL)");
     *out = nullptr;
+    if (v->broken) return fail(v->broken, v->broken_why);
     if (!v->finished)
       return fail(WS_EINVAL, "vectors are left: call ws_vectors_next until it returns WS_END");
     std::ifstream vin(v->path, std::ios::binary);

@@ -210,7 +210,9 @@ WS_API void ws_vectors_close(ws_vectors *vectors);
 /* The file's target and PTX version, e.g. "sm_90" and "8.8". */
 WS_API const char *ws_vectors_target(const ws_vectors *vectors);
 WS_API const char *ws_vectors_ptx(const ws_vectors *vectors);
-/* The next vector; WS_END after the last. A vector left without answers counts as skipped. */
+/* The next vector; WS_END after the last. A vector left without answers counts as skipped.
+ * A malformed line (WS_EFORMAT) or a read error (WS_EIO) ends the file: every later call of
+ * ws_vectors_next and ws_vectors_check returns that status and message again. */
 WS_API ws_status ws_vectors_next(ws_vectors *vectors, ws_vector *out);
 /* Round k of the current vector: its state, and (when `expected` is not NULL) the
  * specification's answer. A membermask written as an immediate in the instruction is filled in
@@ -230,7 +232,8 @@ WS_API ws_status ws_vectors_skip(ws_vectors *vectors);
 /* Compares every answer handed in with the specification, as `warpspec check` does; call it
  * after the last vector. */
 WS_API ws_status ws_vectors_check(ws_vectors *vectors, ws_report **out);
-/* The answers handed in so far as a results file (warpspec-results/1), for `warpspec check`. */
+/* The answers handed in so far as a results file (warpspec-results/1), for `warpspec check`;
+ * free it with free(). NULL (ws_last_error() says why) for a NULL handle or without memory. */
 WS_API char *ws_vectors_results(const ws_vectors *vectors);
 
 WS_API void ws_report_free(ws_report *report);

@@ -277,8 +277,12 @@ static void vector_files(const char *suite, const char *scratch) {
     ws_vector v;
     EXPECT(ws_vectors_next(vs, &v) == WS_EFORMAT);
     EXPECT(strstr(ws_last_error(), ":2:") != NULL);
+    /* The file ends there: the next call does not pass over the bad line to the third. */
+    EXPECT(ws_vectors_next(vs, &v) == WS_EFORMAT);
+    EXPECT(strstr(ws_last_error(), ":2:") != NULL);
     ws_report *none = NULL;
-    EXPECT(ws_vectors_check(vs, &none) == WS_EINVAL && none == NULL);
+    EXPECT(ws_vectors_check(vs, &none) == WS_EFORMAT && none == NULL);
+    EXPECT(strstr(ws_last_error(), ":2:") != NULL);
     ws_vectors_close(vs);
   }
 }
@@ -291,6 +295,8 @@ static void misuse(const char *suite) {
   EXPECT(ws_instr_parse("bar.red.popc.u32 d, 0, b, p;", NULL, NULL, &in) == WS_EUNAVAILABLE);
   EXPECT(in == NULL && strstr(ws_last_error(), "register") != NULL);
   EXPECT(ws_instr_parse("bar.sync a;", NULL, NULL, &in) == WS_EUNAVAILABLE);
+  /* A NULL handle has no results, and says so. */
+  EXPECT(ws_vectors_results(NULL) == NULL && strstr(ws_last_error(), "NULL") != NULL);
   /* A signed PTX version is no version. */
   EXPECT(ws_instr_parse("bar.sync 0;", NULL, "-8.8", &in) == WS_EPARSE);
   EXPECT(ws_instr_parse("bar.sync 0;", NULL, "7.-5", &in) == WS_EPARSE);
