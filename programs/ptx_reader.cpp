@@ -1215,7 +1215,12 @@ void ModuleReader::read_linkage(const Token& first) {
     d = &c_.next();
   }
   if (d->is_word(".entry")) {
-    entries_.push_back({c_.peek().text, d->loc, c_.pos()});
+    const Token& name = c_.peek();
+    for (const auto& e : entries_)
+      if (e.name == name.text)  // ptxas refuses a second definition too
+        fail(name.loc, "a second .entry named " + quoted(name.text) + " (the first is at line " +
+                           std::to_string(e.loc.line) + ")");
+    entries_.push_back({name.text, d->loc, c_.pos()});
     skip_definition(*d);
   } else if (d->is_word(".func")) {
     skip_definition(*d);  // reachable only through `call`, which the entry may not use

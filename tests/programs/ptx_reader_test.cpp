@@ -359,6 +359,19 @@ TEST(PtxReader, TwoEntriesNeedAName) {
   EXPECT_EQ(first.code.size(), 8u);
 }
 
+TEST(PtxReader, AnEntryDefinedTwiceIsRefused) {
+  // The second kernel renamed to the first's name: which body a name means would be a guess.
+  std::string text = read_data("two_entries.ptx");
+  const auto at = text.find(".entry _Z6secondPji");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + 7, 12, "_Z5firstPj");
+  for (const std::string_view entry : {"", "_Z5firstPj"}) {
+    const ReadError e = read_error(text, entry);
+    expect_loc(e.loc, 36, 17);  // the second name
+    EXPECT_EQ(e.message, "a second .entry named '_Z5firstPj' (the first is at line 15)");
+  }
+}
+
 TEST(PtxReader, AnEntryThatIsNotThereIsNamed) {
   const ReadError e = read_error(read_data("two_entries.ptx"), "third");
   expect_loc(e.loc, 1, 1);
