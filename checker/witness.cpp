@@ -78,8 +78,7 @@ z3::expr any_of(const Z3Domain& d, const std::vector<z3::expr>& xs) {
 /// The mutant departs from the specification on a round the specification defines.
 z3::expr warp_kill(const Z3Domain& d, const spec::Instr& in, const spec::Outcome<Z3Domain>& ref,
                    const vectors::WarpAnswer<Z3Domain>& o) {
-  const auto& f = spec::form_info(in.form);
-  const bool check_d = f.d_type != spec::ResultType::None && in.write_d;
+  const bool check_d = spec::writes_d(in);
   // A UB report or a hang shows only on a round where some lane executes (vectors::compare passes
   // the others over).
   std::vector<z3::expr> differs{
@@ -116,11 +115,10 @@ struct Goal {
 std::vector<Goal> cta_goals(const Z3Domain& d, const spec::ParsedInstr& pin,
                             const std::vector<SymCta>& c, const std::set<CoverTarget>& want) {
   const auto& in = pin.instr;
-  const auto& f = spec::form_info(in.form);
   std::vector<Goal> goals;
   const auto r1 = spec::eval_cta(d, in, c[0]);
   const auto r2 = spec::eval_cta(d, in, c[1]);
-  const bool has_d = f.d_type != spec::ResultType::None && in.write_d;
+  const bool has_d = spec::writes_d(in);
   auto kill = [&](const spec::CtaOutcome<Z3Domain>& ref, const vectors::CtaAnswer<Z3Domain>& o) {
     auto diff = o.ub;
     if (has_d)

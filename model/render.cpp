@@ -156,7 +156,7 @@ std::string lane_table(const spec::Instr& in, const spec::ValueSyntax& syn, cons
     head.push_back("b");
     head.push_back("c");
   }
-  const bool has_d = f.d_type != spec::ResultType::None && in.write_d;
+  const bool has_d = spec::writes_d(in);
   if (r) {
     if (has_d) head.push_back("d");
     if (in.write_p) head.push_back("p");
@@ -331,7 +331,7 @@ nlohmann::json result_json(const spec::ParsedInstr& p, const Warp& w, const Warp
       l["c"] = hex32(spec::operand_c(Concrete{}, p.instr, w, i));
     }
     const bool runs_it = st == LaneStatus::Executes;
-    if (f.d_type != spec::ResultType::None && p.instr.write_d)
+    if (spec::writes_d(p.instr))
       l["d"] = !(runs_it && (r.d_defined(i) || !r.defined(i))) ? nlohmann::json(nullptr)
                : p.instr.wide                                  ? nlohmann::json(hex64(r.d_value(i)))
                               : result_value(r.outcome.d[i], f.d_type);

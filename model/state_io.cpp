@@ -107,22 +107,6 @@ std::string place(const std::string& file, const std::string& text, std::size_t 
   return file + ":" + std::to_string(l) + ":" + std::to_string(c);
 }
 
-// Shows bytes below 0x20, DEL and (with `ascii`) every byte above 0x7f as \xNN.
-std::string printable(const std::string& s, bool ascii) {
-  std::string out;
-  for (char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (u < 0x20 || u == 0x7f || (ascii && u >= 0x80)) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
 const json& field(const json& obj, const char* name, const std::string& where) {
   auto it = obj.find(name);
   if (it == obj.end()) throw InputError(where + ": missing field \"" + name + "\"", true);
@@ -137,7 +121,7 @@ void only_members(const json& obj, std::initializer_list<std::string_view> names
     if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;
     std::string known;
     for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
-    throw InputError(where + ": unknown member \"" + printable(it.key(), false) +
+    throw InputError(where + ": unknown member \"" + spec::shown_text(it.key()) +
                          "\" (the format has " + known + ")",
                      true);
   }
@@ -208,7 +192,7 @@ nlohmann::json parse_or_fault(const std::string& text) {
     return json::parse(text, refuse_twice);
   } catch (const DuplicateName& d) {
     throw JsonFault{member_name_at(text, d.nth),
-                    "the member \"" + printable(d.name, false) + "\" is given twice"};
+                    "the member \"" + spec::shown_text(d.name) + "\" is given twice"};
   } catch (const json::parse_error& e) {
     throw JsonFault{e.byte == 0 ? 0 : e.byte - 1,
                     "malformed JSON (" + json_error_text(e.what()) + ")"};
@@ -459,7 +443,15 @@ std::string json_error_text(const std::string& what) {
   auto pos = what.find("syntax error");
   if (pos == std::string::npos)
     pos = what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2;
-  return printable(what.substr(pos), true);
+  // The library's own words in full; the text it last read (as long as the input made it) cut.
+  const std::string_view text = std::string_view(what).substr(pos);
+  const auto whole = [](std::string_view t) { return spec::shown_text(t, true, t.size()); };
+  const auto read = text.find("last read: '");
+  const auto close = text.rfind('\'');
+  if (read == std::string_view::npos || close < read + 12) return whole(text);
+  return whole(text.substr(0, read + 12)) +
+         spec::shown_text(text.substr(read + 12, close - read - 12), true) +
+         whole(text.substr(close));
 }
 
 JsonState read_state_file_header(const std::string& path) {
@@ -475,7 +467,7 @@ JsonState read_state_text(std::string text, const std::string& path) {
   only_members(doc, {"schema", "instruction", "target", "ptx", "lanes", "threads"}, path);
   if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
     throw InputError(path + ": schema " +
-                         (it->is_string() ? "\"" + printable(it->get<std::string>(), false) + "\""
+                         (it->is_string() ? "\"" + spec::shown_text(it->get<std::string>()) + "\""
                                           : std::string("of type ") + it->type_name()) +
                          " is not supported; expected \"warpspec-state/1\"",
                      true);

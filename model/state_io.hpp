@@ -86,7 +86,7 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p);
 Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p);
 
 /// The useful part of a JSON library error message ("syntax error while parsing ..."), with
-/// bytes that are not printable ASCII shown as \xNN.
+/// bytes that are not printable ASCII shown as \xNN, cut at 80 characters (spec::shown_text).
 std::string json_error_text(const std::string& what);
 
 }  // namespace warpspec::model

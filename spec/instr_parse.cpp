@@ -618,14 +618,14 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
   return "";
 }
 
-std::string shown_text(std::string_view t) {
+std::string shown_text(std::string_view t, bool ascii, std::size_t max_chars) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   std::size_t chars = 0, i = 0;
-  for (; i < t.size() && chars < 80; ++i) {
+  for (; i < t.size() && chars < max_chars; ++i) {
     const auto c = static_cast<unsigned char>(t[i]);
-    chars += (c & 0xc0u) != 0x80u;
-    if (c < 0x20 || c == 0x7f) {
+    chars += ascii || (c & 0xc0u) != 0x80u;
+    if (c < 0x20 || c == 0x7f || (ascii && c >= 0x80)) {
       out += "\\x";
       out += kHex[c >> 4];
       out += kHex[c & 15];
@@ -633,7 +633,8 @@ std::string shown_text(std::string_view t) {
       out += static_cast<char>(c);
     }
   }
-  while (i < t.size() && (static_cast<unsigned char>(t[i]) & 0xc0u) == 0x80u) out += t[i++];
+  while (!ascii && i < t.size() && (static_cast<unsigned char>(t[i]) & 0xc0u) == 0x80u)
+    out += t[i++];
   if (i < t.size()) out += "...";
   return out;
 }

@@ -23,14 +23,14 @@ struct ParseError {
 struct ParsedInstr {
   Instr instr;
   const IntrinsicInfo* intrinsic = nullptr;  ///< set when written as an intrinsic call
-  std::string d_register;     ///< PTX text: the destination d's register name ("_" for the sink)
-  std::string p_register;     ///< PTX text: the predicate destination's name, when written
-  std::string a_register;     ///< PTX text: the source operand's register name, when the form has one
-  std::string mask_register;  ///< the membermask's register name when it is not an immediate
-  std::string b_register;     ///< shuffles: b's register name when it is not an immediate
-  std::string c_register;     ///< shuffles: c's register name when it is not an immediate
-  std::string bar_register;   ///< block barriers: a's register name when it is not an immediate
-  std::string count_register; ///< block barriers: b's register name when it is not an immediate
+  std::string d_register;  ///< PTX text: the destination d's register name ("_" for the sink)
+  std::string p_register;  ///< PTX text: the predicate destination's name, when written
+  std::string a_register;  ///< PTX text: the source operand's register name, when the form has one
+  std::string mask_register;   ///< the membermask's register name when it is not an immediate
+  std::string b_register;      ///< shuffles: b's register name when it is not an immediate
+  std::string c_register;      ///< shuffles: c's register name when it is not an immediate
+  std::string bar_register;    ///< block barriers: a's register name when it is not an immediate
+  std::string count_register;  ///< block barriers: b's register name when it is not an immediate
   std::string text;  ///< canonical spelling, e.g. "vote.sync.ballot.b32 d, !a, 0xffffffff;"
   /// Block barriers: written .aligned (every bar spelling and __syncthreads is; barrier without
   /// .aligned is not, and lets threads reach one barrier from different instructions).
@@ -40,9 +40,11 @@ struct ParsedInstr {
 /// Parses PTX text or an intrinsic call; returns the instruction or the first error.
 std::variant<ParsedInstr, ParseError> parse_instruction(std::string_view text);
 
-/// Input text as a message shows it: at most 80 characters (a multi-byte character counts once),
-/// control bytes written as \xNN, "..." when cut; never the whole of a huge or hostile input.
-std::string shown_text(std::string_view t);
+/// Input text as a message shows it: at most `max_chars` characters (a multi-byte character
+/// counts once), control bytes written as \xNN, "..." when cut; never the whole of a huge or
+/// hostile input. With `ascii`, bytes above 0x7f are written as \xNN too (text that may not be
+/// UTF-8).
+std::string shown_text(std::string_view t, bool ascii = false, std::size_t max_chars = 80);
 
 /// How a per-lane source operand of `p` is written: its width, whether plain decimals are
 /// floating-point values, and whether it is a predicate.

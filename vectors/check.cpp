@@ -262,7 +262,7 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   const auto& x = e[k];
   const auto& o = f.observed[k];
   const bool cta = v.is_cta();
-  const bool has_d = form.d_type != spec::ResultType::None && v.instr.instr.write_d;
+  const bool has_d = spec::writes_d(v.instr.instr);
   std::vector<std::vector<std::string>> rows;
   std::vector<unsigned> row_lane;
   std::vector<std::string> head{cta ? "thread" : "lane", "status"};
@@ -543,8 +543,7 @@ std::string render_json(const CheckReport& r) {
       auto v = reader.full(f.vector_line, f.line_no);
       const auto e = expected(v, r.header.target, r.header.ptx);
       const auto k = f.mismatch.round;
-      const auto& form = spec::form_info(v.instr.instr.form);
-      const bool has_d = form.d_type != spec::ResultType::None && v.instr.instr.write_d;
+      const bool has_d = spec::writes_d(v.instr.instr);
       // Each differing lane with what the specification and the implementation gave (null: no
       // result), as the text's table shows them.
       auto values = nlohmann::json::array();

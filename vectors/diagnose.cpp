@@ -841,8 +841,7 @@ std::vector<Observed> read_with(std::size_t r, const Vector& v, const std::vecto
 
 bool reproduces(const spec::ParsedInstr& in, const std::vector<Expected>& e,
                 const std::vector<Observed>& m, const std::vector<Observed>& o) {
-  const auto& f = spec::form_info(in.instr.form);
-  const bool check_d = f.d_type != spec::ResultType::None && in.instr.write_d;
+  const bool check_d = spec::writes_d(in.instr);
   for (std::size_t k = 0; k < e.size() && k < o.size() && k < m.size(); ++k) {
     if (!e[k].ub.empty()) continue;
     const bool refuses = o[k].hang || o[k].ub_reported;

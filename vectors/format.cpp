@@ -147,7 +147,7 @@ std::string vector_line(const Vector& v, const std::vector<Expected>& e) {
     // Only forms with a clause that leaves d alone open write which lanes' d is pinned down.
     const bool loose = !cta && spec::has_loose_d(v.instr.instr.form);
     if (loose) s += ",\"d_defined\":" + lane_set(x.d_defined, cta);
-    if (f.d_type != spec::ResultType::None && v.instr.instr.write_d) {
+    if (spec::writes_d(v.instr.instr)) {
       std::vector<uint64_t> d;
       for (std::size_t i = 0; i < n; ++i) d.push_back(x.d_defined[i] ? d_value(x, i) : 0);
       // A predicate result is a JSON boolean, as in results files and in `eval --json`; a 64-bit

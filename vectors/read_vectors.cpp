@@ -67,7 +67,7 @@ Shape shape_of(const spec::ParsedInstr& in) {
   const auto syn = spec::value_syntax(in);
   Shape s;
   s.cta = !spec::is_warp_form(f.id);
-  s.want_d = f.d_type != spec::ResultType::None && in.instr.write_d;
+  s.want_d = spec::writes_d(in.instr);
   s.want_p = in.instr.write_p;
   s.has_a = !syn.none;
   s.a_bits = s.cta ? 32 : syn.bits;
@@ -98,8 +98,7 @@ std::string departure(const spec::ParsedInstr& in, const Expected& file, const E
   if (file.d_defined != spec.d_defined)
     return "d_defined is " + lanes_text(file.d_defined) + ", but the specification pins d on " +
            lanes_text(spec.d_defined);
-  const auto& f = spec::form_info(in.instr.form);
-  const bool want_d = f.d_type != spec::ResultType::None && in.instr.write_d;
+  const bool want_d = spec::writes_d(in.instr);
   char b[112];
   const int digits = in.instr.wide ? 16 : 8;
   for (unsigned i = 0; i < spec.defined.size(); ++i) {

@@ -331,15 +331,14 @@ Mismatch compare_election(std::size_t k, const Expected& x, const Observed& y, b
 
 Mismatch compare(const spec::Instr& in, const std::vector<Expected>& e,
                  const std::vector<Observed>& o, LeaderMemo* leaders) {
-  const auto& f = spec::form_info(in.form);
   if (spec::has_chosen_leader(in.form)) {
     LeaderMemo own;
     return compare_defined(e, o, [&](std::size_t k, const Expected& x, const Observed& y) {
-      return compare_election(k, x, y, f.d_type != spec::ResultType::None && in.write_d,
+      return compare_election(k, x, y, spec::writes_d(in),
                               leaders ? *leaders : own);
     });
   }
-  const bool check_d = f.d_type != spec::ResultType::None && in.write_d;
+  const bool check_d = spec::writes_d(in);
   const bool check_p = in.write_p;
   Mismatch m;
   // Most observations agree: one pass that builds nothing, and the detailed walk below only for
