@@ -1,5 +1,7 @@
 #include "cli/common.hpp"
 
+#include <algorithm>
+
 namespace warpspec::cli {
 
 spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin, int code) {
@@ -12,8 +14,19 @@ spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& orig
       if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = ch == '\t' ? ' ' : '?';
     return s;
   };
+  // A long text is shown as the 80 bytes around the column, so that a huge or hostile input is
+  // never echoed whole.
+  std::string shown = plain(text);
+  std::size_t caret = e.column - 1;
+  constexpr std::size_t kSide = 40;
+  if (shown.size() > 2 * kSide + 20) {
+    const std::size_t from = caret > kSide ? caret - kSide : 0;
+    const std::size_t to = std::min(shown.size(), from + 2 * kSide);
+    shown = (from ? "..." : "") + shown.substr(from, to - from) + (to < shown.size() ? "..." : "");
+    caret = caret - from + (from ? 3 : 0);
+  }
   throw Failure{code, origin + ":1:" + std::to_string(e.column) + ": " + plain(e.message) + "\n  " +
-                          plain(text) + "\n  " + std::string(e.column - 1, ' ') + "^"};
+                          shown + "\n  " + std::string(caret, ' ') + "^"};
 }
 
 spec::Target target_or_fail(const std::string& text, spec::Target fallback) {
