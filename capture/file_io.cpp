@@ -30,6 +30,7 @@ struct FileBytes::Impl {
   z_stream zs{};
   bool zs_ready = false;
   bool member_ended = false;
+  std::uint64_t raw_read = 0;  // compressed bytes read from the file so far
   std::vector<unsigned char> in = std::vector<unsigned char>(1 << 16);
   ~Impl() {
     if (zs_ready) inflateEnd(&zs);
@@ -42,7 +43,13 @@ struct FileBytes::Impl {
     raw_in->read(reinterpret_cast<char*>(in.data()) + zs.avail_in,
                  static_cast<std::streamsize>(in.size() - zs.avail_in));
     zs.avail_in += static_cast<uInt>(raw_in->gcount());
+    raw_read += static_cast<std::uint64_t>(raw_in->gcount());
     return zs.avail_in > 0;
+  }
+  // Where inflating stopped, in the compressed file, and zlib's word for what it found there.
+  std::string where_corrupt() const {
+    return " after " + std::to_string(raw_read - zs.avail_in) + " bytes of the compressed file" +
+           (zs.msg ? std::string(" (zlib: ") + zs.msg + ")" : std::string());
   }
 #endif
   [[noreturn]] void fail(const std::string& what) const {
@@ -100,7 +107,7 @@ std::size_t FileBytes::read(char* out, std::size_t cap) {
     else if (ret == Z_BUF_ERROR && z.raw_in->eof() && z.zs.avail_in == 0)
       z.fail("truncated gzip stream (the file was cut short)");
     else if (ret != Z_OK && ret != Z_BUF_ERROR)
-      z.fail("corrupt gzip stream");
+      z.fail("corrupt gzip stream" + z.where_corrupt());
   }
   return cap - z.zs.avail_out;
 #else
