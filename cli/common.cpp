@@ -20,8 +20,14 @@ spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& orig
   std::size_t caret = e.column - 1;
   constexpr std::size_t kSide = 40;
   if (shown.size() > 2 * kSide + 20) {
-    const std::size_t from = caret > kSide ? caret - kSide : 0;
-    const std::size_t to = std::min(shown.size(), from + 2 * kSide);
+    // Cut between characters, never inside a multi-byte one.
+    auto continuation = [&](std::size_t k) {
+      return k < shown.size() && (static_cast<unsigned char>(shown[k]) & 0xc0u) == 0x80u;
+    };
+    std::size_t from = caret > kSide ? caret - kSide : 0;
+    while (from > 0 && continuation(from)) --from;
+    std::size_t to = std::min(shown.size(), from + 2 * kSide);
+    while (continuation(to)) ++to;
     shown = (from ? "..." : "") + shown.substr(from, to - from) + (to < shown.size() ? "..." : "");
     caret = caret - from + (from ? 3 : 0);
   }

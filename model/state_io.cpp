@@ -446,9 +446,13 @@ std::string json_error_text(const std::string& what) {
   // The library's own words in full; the text it last read (as long as the input made it) cut.
   const std::string_view text = std::string_view(what).substr(pos);
   const auto whole = [](std::string_view t) { return spec::shown_text(t, true, t.size()); };
+  // The token ends at the quote before "; expected ..." when the library adds that, else at
+  // the message's last quote.
   const auto read = text.find("last read: '");
-  const auto close = text.rfind('\'');
-  if (read == std::string_view::npos || close < read + 12) return whole(text);
+  if (read == std::string_view::npos) return whole(text);
+  auto close = text.find("'; expected ", read + 12);
+  if (close == std::string_view::npos) close = text.rfind('\'');
+  if (close < read + 12) return whole(text);
   return whole(text.substr(0, read + 12)) +
          spec::shown_text(text.substr(read + 12, close - read - 12), true) +
          whole(text.substr(close));

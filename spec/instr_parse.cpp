@@ -576,22 +576,20 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
   if (syn.is_float) {
     std::string s(t);
     char* end = nullptr;
+    // Read in the operand's own precision (strtof rounds the decimal once, as a compiler does).
+    // A finite number too large for the type would become infinity: a slip, not a spelling of
+    // it, refused; "inf" itself is read.
     errno = 0;
-    double v = std::strtod(s.c_str(), &end);
+    const double v = syn.bits == 32 ? std::strtof(s.c_str(), &end) : std::strtod(s.c_str(), &end);
     if (end != s.c_str() + s.size())
       return shown + " is not a number (use e.g. 1.5, -0.0, inf, nan or 0x bits)";
-    // A finite number too large for the type would become infinity: a slip, not a spelling of
-    // it. (At 32 bits, 2^128 - 2^103 and above round to infinity.)
-    const bool too_large = syn.bits == 32 ? std::isfinite(v) && std::fabs(v) >= 0x1.ffffffp+127
-                                          : std::isinf(v) && errno == ERANGE;
-    if (too_large)
+    if (std::isinf(v) && errno == ERANGE)
       return shown + " is beyond the largest finite " +
              (syn.bits == 32 ? std::string("float (3.40282347e+38)")
                              : std::string("double (1.7976931348623157e+308)")) +
              "; write inf for infinity";
     if (syn.bits == 32) {
-      float fv = static_cast<float>(v);
-      out = std::bit_cast<uint32_t>(fv);
+      out = std::bit_cast<uint32_t>(static_cast<float>(v));  // exact: v came from a float
       if (std::isnan(v)) out = std::signbit(v) ? 0xffc00000u : 0x7fc00000u;
     } else {
       out = std::bit_cast<uint64_t>(v);
