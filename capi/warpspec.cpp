@@ -711,15 +711,12 @@ ws_status ws_vectors_skip(ws_vectors* v) {
 }
 
 char* ws_vectors_results(const ws_vectors* v) {
-  last_error.clear();
-  if (!v) return fail(WS_EINVAL, "no vector file (NULL)"), nullptr;
   char* text = nullptr;
-  try {
+  (void)guarded([&]() -> ws_status {
+    if (!v) return fail(WS_EINVAL, "no vector file (NULL)");
     text = copy_out("{\"schema\":\"warpspec-results/1\"}\n" + v->results);
-  } catch (const std::bad_alloc&) {
-    // the concatenation failed: NULL below, as when copy_out's malloc does
-  }
-  if (!text) fail(WS_ENOMEM, "out of memory");
+    return text ? WS_OK : fail(WS_ENOMEM, "out of memory");
+  });
   return text;
 }
 
