@@ -16,6 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/input.hpp"
+#include "model/json_file.hpp"
 #include "programs/explore.hpp"
 #include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
@@ -80,8 +82,8 @@ BENCHMARK(straight_line)->Name("run/straight_line")->Unit(benchmark::kMillisecon
 void hardware_kernel(benchmark::State& st, const std::string& name) {
   const auto p = kernel(name);
   const std::string file = std::string(WARPSPEC_BENCH_PROGRAMS) + "/" + name + ".json";
-  std::ifstream in(file);
-  const auto l = programs::launch_from_json(nlohmann::json::parse(in), file).launch;
+  const model::JsonFile f(model::read_input(file), file);
+  const auto l = programs::launch_from_json(f, f.root()).launch;
   std::size_t states = 0;
   for (auto _ : st) {
     const auto x = programs::explore(p, l);

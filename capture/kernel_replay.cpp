@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "capture/format.hpp"
+#include "model/json_file.hpp"
 #include "model/state_io.hpp"
 #include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
@@ -64,18 +65,30 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A member a record, manifest or index must hold (or may, when `required` is false: nullptr
-// when absent), checked to be of the kind `is` tells; `refuse(what)` throws about it.
+// The path of member `name` of the value at `at` ("" for the document).
+std::string join(const std::string& at, const std::string& name) {
+  return at.empty() ? name : at + "." + name;
+}
+
+// A member the value at path `at` of a record, manifest or index must hold (or may, when
+// `required` is false: nullptr when absent), checked to be of the kind `is` tells;
+// `refuse(path, what)` throws about the value at `path`.
 template <class Refuse>
-const Json* member(const Json& j, const char* name, bool (Json::*is)() const noexcept,
-                   const char* kind, bool required, Refuse&& refuse) {
+const Json* member(const Json& j, const std::string& at, const char* name,
+                   bool (Json::*is)() const noexcept, const char* kind, bool required,
+                   Refuse&& refuse) {
   const auto it = j.find(name);
   if (it == j.end()) {
-    if (required) refuse(std::string("missing field \"") + name + "\"");
+    if (required) refuse(at, std::string("missing field \"") + name + "\"");
     return nullptr;
   }
-  if (!((*it).*is)()) refuse(std::string(name) + ": expected " + kind);
+  if (!((*it).*is)()) refuse(join(at, name), std::string("expected ") + kind);
   return &*it;
+}
+
+// A whole-file reader's refusal: file:line:column and the JSON path.
+auto refuse_in(const model::JsonFile& f) {
+  return [&f](const std::string& at, const std::string& what) { f.fail(at, what); };
 }
 
 // An unsigned JSON integer of at most 32 bits.
@@ -86,27 +99,32 @@ bool is_u32(const Json& j) {
 }  // namespace
 
 LaunchRecord parse_launch_record(std::string_view text, const std::string& file, std::size_t line) {
-  auto fail = [&](const std::string& what) { throw model::FormatError(file, line, what); };
+  // The line, the column of the value at `at`, and its path.
+  auto fail = [&](const std::string& at, const std::string& what) {
+    const auto column = model::line_column(text, model::json_offset(text, at)).second;
+    throw model::FormatError(file, line, column, (at.empty() ? "" : at + ": ") + what);
+  };
   const Json j = model::parse_json_line(std::string(text), file, line);
-  if (!j.is_object()) fail("expected a launch record (a JSON object)");
+  if (!j.is_object()) fail("", "expected a launch record (a JSON object)");
   LaunchRecord r;
-  r.kernel = member(j, "kernel", &Json::is_string, "a string", true, fail)->get<std::string>();
-  if (const auto* run = member(j, "run", &Json::is_number_unsigned, "a run number", false, fail))
+  r.kernel = member(j, "", "kernel", &Json::is_string, "a string", true, fail)->get<std::string>();
+  if (const auto* run =
+          member(j, "", "run", &Json::is_number_unsigned, "a run number", false, fail))
     r.run = run->get<unsigned>();
-  r.status = member(j, "status", &Json::is_string, "a string", true, fail)->get<std::string>();
+  r.status = member(j, "", "status", &Json::is_string, "a string", true, fail)->get<std::string>();
   if (r.status != "completed" && r.status != "hang" && r.status != "error")
-    fail("status \"" + r.status + "\": expected completed, hang or error");
+    fail("status", "\"" + spec::shown_text(r.status) + "\": expected completed, hang or error");
   for (auto [name, to] : {std::pair{"error", &r.error}, std::pair{"device", &r.device}})
-    if (const auto* v = member(j, name, &Json::is_string, "a string", false, fail))
+    if (const auto* v = member(j, "", name, &Json::is_string, "a string", false, fail))
       *to = v->get<std::string>();
   // The runner records the driver API version as a number (13000 is 13.0).
   if (const auto d = j.find("driver"); d != j.end() && is_u32(*d))
     r.driver = std::to_string(d->get<unsigned>() / 1000) + "." +
                std::to_string(d->get<unsigned>() % 1000 / 10);
-  else if (const auto* v = member(j, "driver", &Json::is_string, "a version", false, fail))
+  else if (const auto* v = member(j, "", "driver", &Json::is_string, "a version", false, fail))
     r.driver = v->get<std::string>();
   if (r.status == "completed") {
-    const auto& buffers = *member(j, "buffers", &Json::is_array, "an array", true, fail);
+    const auto& buffers = *member(j, "", "buffers", &Json::is_array, "an array", true, fail);
     for (std::size_t i = 0; i < buffers.size(); ++i) {
       const auto& b = buffers[i];
       if (b.is_null()) {
@@ -114,10 +132,10 @@ LaunchRecord parse_launch_record(std::string_view text, const std::string& file,
         continue;
       }
       const std::string at = "buffers[" + std::to_string(i) + "]";
-      if (!b.is_array()) fail(at + ": expected null (a scalar) or an array of words");
+      if (!b.is_array()) fail(at, "expected null (a scalar) or an array of words");
       std::vector<uint32_t> words;
       for (std::size_t w = 0; w < b.size(); ++w) {
-        if (!is_u32(b[w])) fail(at + "[" + std::to_string(w) + "]: expected a 32-bit word");
+        if (!is_u32(b[w])) fail(at + "[" + std::to_string(w) + "]", "expected a 32-bit word");
         words.push_back(b[w].get<uint32_t>());
       }
       r.buffers.emplace_back(std::move(words));
@@ -167,33 +185,30 @@ LaunchVerdict judge(const LaunchRecord& r, const programs::Exploration& x) {
 }
 
 std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
-  const Json j = model::parse_json(read_text(index), index.string());
+  const model::JsonFile f(read_text(index), index.string());
+  const auto refuse = refuse_in(f);
+  const auto& j = f.root();
   const fs::path dir = index.parent_path();
-  auto refuse_in = [&](const std::string& path) {
-    return [&index, path](const std::string& what) {
-      throw model::InputError(index.string() + ": " + path + what, true);
-    };
-  };
-  if (!j.is_object()) refuse_in("")("expected an object with \"sets\"");
-  const auto& all = *member(j, "sets", &Json::is_array, "an array", true, refuse_in(""));
+  if (!j.is_object()) f.fail("", "expected an object with \"sets\"");
+  const auto& all = *member(j, "", "sets", &Json::is_array, "an array", true, refuse);
   std::vector<KernelSet> sets;
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string at = "sets[" + std::to_string(i) + "]";
-    const auto refuse = refuse_in(at + ": ");
-    if (!all[i].is_object()) refuse_in(at)(": expected an object");
+    if (!all[i].is_object()) f.fail(at, "expected an object");
     const auto& s = all[i];
     KernelSet k;
-    k.name = member(s, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
+    k.name = member(s, at, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
     for (auto [name, to] :
          {std::pair{"manifests", &k.manifests}, std::pair{"records", &k.records}}) {
-      const auto& files = *member(s, name, &Json::is_array, "an array of paths", true, refuse);
-      for (const auto& f : files) {
-        if (!f.is_string()) refuse(std::string(name) + ": expected an array of paths");
-        to->push_back(dir / f.get<std::string>());
+      const auto& files = *member(s, at, name, &Json::is_array, "an array of paths", true, refuse);
+      for (std::size_t n = 0; n < files.size(); ++n) {
+        if (!files[n].is_string())
+          f.fail(join(at, name) + "[" + std::to_string(n) + "]", "expected a path");
+        to->push_back(dir / files[n].get<std::string>());
       }
     }
     if (const auto* n =
-            member(s, "sample", &Json::is_number_unsigned, "a positive count", false, refuse))
+            member(s, at, "sample", &Json::is_number_unsigned, "a positive count", false, refuse))
       k.sample = std::max(1u, n->get<unsigned>());
     sets.push_back(std::move(k));
   }
@@ -204,38 +219,38 @@ namespace {
 
 // A kernel of a manifest: its launch and where its PTX lies.
 struct Kernel {
-  nlohmann::json entry;
+  std::string entry;
+  programs::LaunchSpec launch;
   fs::path ptx;
-  std::string manifest;
+  std::string place;  // "manifest:line:column: kernels[i].entry", for messages
 };
 
 std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manifests) {
   std::map<std::string, Kernel> kernels;
   for (const auto& m : manifests) {
-    const Json j = model::parse_json(read_text(m), m.string());
-    auto refuse_in = [&](const std::string& path) {
-      return [&m, path](const std::string& what) {
-        throw model::InputError(m.string() + ": " + path + what, true);
-      };
-    };
-    if (!j.is_object()) refuse_in("")("expected an object with \"kernels\"");
-    const auto& all = *member(j, "kernels", &Json::is_array, "an array", true, refuse_in(""));
+    const model::JsonFile f(read_text(m), m.string());
+    const auto refuse = refuse_in(f);
+    const auto& j = f.root();
+    if (!j.is_object()) f.fail("", "expected an object with \"kernels\"");
+    const auto& all = *member(j, "", "kernels", &Json::is_array, "an array", true, refuse);
     for (std::size_t i = 0; i < all.size(); ++i) {
       const std::string at = "kernels[" + std::to_string(i) + "]";
-      const auto refuse = refuse_in(at + ": ");
       const auto& k = all[i];
-      if (!k.is_object()) refuse_in(at)(": expected an object");
+      if (!k.is_object()) f.fail(at, "expected an object");
       // Everything a replay reads of the kernel, checked before any is explored.
       const auto name =
-          member(k, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
-      fs::path ptx = m.parent_path() /
-                     member(k, "ptx", &Json::is_string, "a path", true, refuse)->get<std::string>();
-      (void)member(k, "entry", &Json::is_string, "the .entry's name", true, refuse);
-      (void)member(k, "params", &Json::is_array, "an array", true, refuse);
-      (void)programs::launch_from_json(k, m.string() + ": " + at);
+          member(k, at, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
+      fs::path ptx =
+          m.parent_path() /
+          member(k, at, "ptx", &Json::is_string, "a path", true, refuse)->get<std::string>();
+      const auto entry = member(k, at, "entry", &Json::is_string, "the .entry's name", true, refuse)
+                             ->get<std::string>();
+      (void)member(k, at, "params", &Json::is_array, "an array", true, refuse);
+      auto launch = programs::launch_from_json(f, k, at);
       std::error_code ec;
       if (!fs::exists(ptx, ec) && fs::exists(ptx.string() + ".gz", ec)) ptx += ".gz";
-      kernels[name] = {k, ptx, m.string()};
+      kernels[name] = {entry, std::move(launch), ptx,
+                       f.place(join(at, "entry")) + ": " + join(at, "entry")};
     }
   }
   return kernels;
@@ -270,18 +285,18 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                  "kernel \"" + r.kernel + "\" is in none of the set's manifests");
       // A completed launch has one entry per parameter: a buffer's words, null for a scalar.
       if (r.status == "completed") {
-        const auto& params = k->second.entry.at("params");
+        const auto& params = k->second.launch.launch.params;
         if (r.buffers.size() != params.size())
           throw model::FormatError(file.string(), line_no,
                                    "buffers: " + std::to_string(r.buffers.size()) +
                                        " entries, but " + r.kernel + " takes " +
                                        std::to_string(params.size()) + " parameters");
         for (std::size_t i = 0; i < params.size(); ++i)
-          if (r.buffers[i].has_value() == params[i].contains("value"))
+          if (r.buffers[i].has_value() != params[i].is_buffer)
             throw model::FormatError(
                 file.string(), line_no,
                 "buffers[" + std::to_string(i) + "]: expected " +
-                    (params[i].contains("value") ? "null for a scalar" : "the buffer's words"));
+                    (params[i].is_buffer ? "the buffer's words" : "null for a scalar"));
       }
       if (index_of.emplace(r.kernel, order.size()).second) order.push_back(r.kernel);
       records.push_back(std::move(r));
@@ -305,17 +320,12 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       for (std::size_t i; (i = next++) < todo.size();) {
         try {
           const auto& k = kernels.at(order[todo[i]]);
-          const auto read =
-              programs::read_ptx(ptx_text.at(k.ptx), k.entry.at("entry").get<std::string>());
+          const auto read = programs::read_ptx(ptx_text.at(k.ptx), k.entry);
           if (const auto* e = std::get_if<programs::ReadError>(&read); e && e->no_entry)
             // Not PTX outside the subset: the manifest names a kernel its file does not hold.
-            throw model::InputError(
-                k.manifest + ": " + order[todo[i]] + ": " + k.ptx.string() + ": " + e->message,
-                true);
-          if (const auto* p = std::get_if<programs::Program>(&read)) {
-            const auto launch = programs::launch_from_json(k.entry, k.manifest);
-            results[todo[i]] = programs::explore(*p, launch.launch, options_for(todo[i]));
-          }
+            throw model::InputError(k.place + ": " + k.ptx.string() + ": " + e->message, true);
+          if (const auto* p = std::get_if<programs::Program>(&read))
+            results[todo[i]] = programs::explore(*p, k.launch.launch, options_for(todo[i]));
         } catch (...) {
           std::lock_guard<std::mutex> hold(failure_lock);
           if (!failure) failure = std::current_exception();

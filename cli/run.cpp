@@ -8,6 +8,7 @@
 
 #include "cli/common.hpp"
 #include "model/input.hpp"
+#include "model/json_file.hpp"
 #include "model/render.hpp"
 #include "programs/explore.hpp"
 #include "programs/launch.hpp"
@@ -507,8 +508,8 @@ int run_program(const RunOptions& given) {
   std::string entry = o.entry;
   try {
     if (!o.launch_file.empty()) {
-      auto spec = programs::launch_from_json(
-          model::parse_json(model::read_input(o.launch_file), o.launch_file), o.launch_file);
+      const model::JsonFile file(model::read_input(o.launch_file), o.launch_file);
+      auto spec = programs::launch_from_json(file, file.root());
       launch = std::move(spec.launch);
       if (entry.empty()) entry = spec.entry;
       o.unknown.insert(o.unknown.end(), spec.unknown.begin(), spec.unknown.end());

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "model/input.hpp"
+#include "model/json_file.hpp"
 
 namespace warpspec::model {
 
@@ -45,11 +46,29 @@ std::optional<std::size_t> to_size(std::string_view s) {
   throw InputError(std::move(msg), false);
 }
 
-uint64_t value_or_throw(std::string_view text, const spec::ValueSyntax& syn,
-                        const std::string& where, bool data) {
+// Where a value of a state comes from, for messages: a command-line flag, or the JSON path of a
+// value in a state file, whose line and column are then found in the file's text.
+struct Where {
+  Where(std::string flag) : path(std::move(flag)) {}
+  Where(const JsonFile& f, std::string p) : file(&f), path(std::move(p)) {}
+  const JsonFile* file = nullptr;  // null for a flag
+  std::string path;
+
+  Where operator+(std::string_view more) const {
+    Where w = *this;
+    w.path += more;
+    return w;
+  }
+  [[noreturn]] void fail(const std::string& msg) const {
+    if (file) file->fail(path, msg);
+    throw InputError(path + ": " + msg, false);
+  }
+};
+
+uint64_t value_or_throw(std::string_view text, const spec::ValueSyntax& syn, const Where& where) {
   uint64_t v = 0;
   auto err = spec::parse_value(text, syn, v);
-  if (!err.empty()) throw InputError(where + ": " + err, data);
+  if (!err.empty()) where.fail(err);
   return v;
 }
 
@@ -70,22 +89,9 @@ void apply_statuses(const StateFlags& f, std::size_t n, SetStatus set) {
   }
 }
 
-std::pair<int, int> line_col(const std::string& text, std::size_t byte) {
-  int line = 1, col = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return {line, col};
-}
-
 using json = nlohmann::json;
 
-std::string json_value_text(const json& v, const std::string& where) {
+std::string json_value_text(const json& v, const Where& where) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
   if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
@@ -98,133 +104,43 @@ std::string json_value_text(const json& v, const std::string& where) {
     if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
     return s;
   }
-  throw InputError(where + ": expected a number or a string, found " + std::string(v.type_name()),
-                   true);
+  where.fail("expected a number or a string, found " + std::string(v.type_name()));
 }
 
-std::string place(const std::string& file, const std::string& text, std::size_t byte) {
-  auto [l, c] = line_col(text, byte);
-  return file + ":" + std::to_string(l) + ":" + std::to_string(c);
-}
-
-const json& field(const json& obj, const char* name, const std::string& where) {
+const json& field(const json& obj, const char* name, const Where& where) {
   auto it = obj.find(name);
-  if (it == obj.end()) throw InputError(where + ": missing field \"" + name + "\"", true);
+  if (it == obj.end()) where.fail("missing field \"" + std::string(name) + "\"");
   return *it;
 }
 
 // Refuses a member the format does not have: a misspelled "stauts" would otherwise leave the
 // lane at its default without a word.
 void only_members(const json& obj, std::initializer_list<std::string_view> names,
-                  const std::string& where) {
+                  const Where& where) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;
     std::string known;
     for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
-    throw InputError(where + ": unknown member \"" + spec::shown_text(it.key()) +
-                         "\" (the format has " + known + ")",
+    // The place is the misspelled name's own.
+    const auto at =
+        where.file->place(where.path + (where.path.empty() ? "" : ".") + it.key(), true);
+    throw InputError(at + (where.path.empty() ? "" : ": " + where.path) + ": unknown member \"" +
+                         spec::shown_text(it.key()) + "\" (the format has " + known + ")",
                      true);
   }
 }
 
-LaneStatus status_from(const json& v, const std::string& where) {
+LaneStatus status_from(const json& v, const Where& where) {
   if (v.is_string()) {
     auto s = v.get<std::string>();
     if (s == "executes") return LaneStatus::Executes;
     if (s == "exited") return LaneStatus::Exited;
     if (s == "inactive") return LaneStatus::Inactive;
   }
-  throw InputError(where + ": expected \"executes\", \"exited\" or \"inactive\"", true);
+  where.fail("expected \"executes\", \"exited\" or \"inactive\"");
 }
 
 }  // namespace
-
-namespace {
-
-// The byte offset of the opening quote of the `nth` member name (0-based) of `text`, JSON that
-// has parsed: a string followed by a colon is a name.
-std::size_t member_name_at(const std::string& text, std::size_t nth) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '"') continue;
-    const std::size_t open = i;
-    for (++i; i < text.size() && text[i] != '"'; ++i)
-      if (text[i] == '\\') ++i;
-    std::size_t j = i + 1;
-    while (j < text.size() &&
-           (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
-      ++j;
-    if (j < text.size() && text[j] == ':' && nth-- == 0) return open;
-  }
-  return 0;
-}
-
-// A member name given twice in one object, which JSON readers take differently (nlohmann keeps
-// the last): refused, as the line-based readers refuse it.
-struct DuplicateName {
-  std::string name;
-  std::size_t nth;  // which member name of the text it is
-};
-
-}  // namespace
-
-namespace {
-
-// What is wrong with a JSON text that does not parse, and at which byte.
-struct JsonFault {
-  std::size_t byte;
-  std::string message;
-};
-
-nlohmann::json parse_or_fault(const std::string& text) {
-  try {
-    std::vector<std::set<std::string>> names;  // per open object, the names met so far
-    std::size_t count = 0;
-    const json::parser_callback_t refuse_twice = [&](int, json::parse_event_t event, json& parsed) {
-      if (event == json::parse_event_t::object_start) names.emplace_back();
-      if (event == json::parse_event_t::object_end) names.pop_back();
-      if (event == json::parse_event_t::key) {
-        auto name = parsed.get<std::string>();
-        if (!names.back().insert(name).second) throw DuplicateName{std::move(name), count};
-        ++count;
-      }
-      return true;
-    };
-    return json::parse(text, refuse_twice);
-  } catch (const DuplicateName& d) {
-    throw JsonFault{member_name_at(text, d.nth),
-                    "the member \"" + spec::shown_text(d.name) + "\" is given twice"};
-  } catch (const json::parse_error& e) {
-    throw JsonFault{e.byte == 0 ? 0 : e.byte - 1,
-                    "malformed JSON (" + json_error_text(e.what()) + ")"};
-  } catch (const json::exception& e) {
-    // Not a syntax error (a number too large for a double): point at the number it names.
-    const std::string what = e.what();
-    const auto b = what.find('\''), q = what.rfind('\'');
-    const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
-    throw JsonFault{at == std::string::npos ? 0 : at,
-                    "malformed JSON (" + json_error_text(what) + ")"};
-  }
-}
-
-}  // namespace
-
-nlohmann::json parse_json(const std::string& text, const std::string& file) {
-  try {
-    return parse_or_fault(text);
-  } catch (const JsonFault& f) {
-    throw InputError(place(file, text, f.byte) + ": " + f.message, true);
-  }
-}
-
-nlohmann::json parse_json_line(const std::string& text, const std::string& file, std::size_t line) {
-  try {
-    return parse_or_fault(text);
-  } catch (const JsonFault& f) {
-    const auto [l, c] = line_col(text, f.byte);
-    throw FormatError(file, line + static_cast<std::size_t>(l) - 1, static_cast<std::size_t>(c),
-                      f.message);
-  }
-}
 
 std::vector<std::string> expand_list(std::string_view list, std::size_t n, std::string_view what) {
   const std::string w(what);
@@ -267,7 +183,7 @@ std::vector<std::string> expand_list(std::string_view list, std::size_t n, std::
 std::vector<bool> parse_lane_set(std::string_view text, std::size_t n, std::string_view what) {
   const std::string w(what);
   auto t = trim(text);
-  std::vector<bool> set(n, false);
+  std::vector<bool> set(n);
   if (t == "none" || t.empty()) return set;
   if (t == "all") return std::vector<bool>(n, true);
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
@@ -315,17 +231,17 @@ void fill_word_operand(const spec::ParsedInstr& p, char name, const std::optiona
   auto vs = expand_list(list, spec::kWarpSize, flag);
   for (unsigned i = 0; i < spec::kWarpSize; ++i)
     out[i] = static_cast<uint32_t>(
-        value_or_throw(vs[i], kMaskSyntax, flag + " lane " + std::to_string(i), false));
+        value_or_throw(vs[i], kMaskSyntax, flag + " lane " + std::to_string(i)));
 }
 
 // The same from a JSON state file's lane object: field "b" or "c", which must agree with an
 // immediate when the instruction has one.
 void word_operand_from_json(const spec::ParsedInstr& p, const char* name,
                             const std::optional<uint32_t>& imm, const nlohmann::json& l,
-                            const std::string& where, uint32_t& out) {
-  const std::string at = where + "." + name;
+                            const Where& where, uint32_t& out) {
+  const Where at = where + "." + name;
   if (!spec::has_operands_bc(p.instr.form)) {
-    if (l.contains(name)) throw InputError(at + ": " + p.text + " has no operand " + name, true);
+    if (l.contains(name)) at.fail(p.text + " has no operand " + name);
     return;
   }
   if (imm && !l.contains(name)) {
@@ -333,9 +249,8 @@ void word_operand_from_json(const spec::ParsedInstr& p, const char* name,
     return;
   }
   out = static_cast<uint32_t>(
-      value_or_throw(json_value_text(field(l, name, where), at), kMaskSyntax, at, true));
-  if (imm && out != *imm)
-    throw InputError(at + ": differs from the instruction's immediate " + name, true);
+      value_or_throw(json_value_text(field(l, name, where), at), kMaskSyntax, at));
+  if (imm && out != *imm) at.fail(std::string("differs from the instruction's immediate ") + name);
 }
 
 Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
@@ -349,7 +264,7 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
           "rest 6)");
     auto as = expand_list(f.a, spec::kWarpSize, "--a");
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
-      w.a[i] = value_or_throw(as[i], syn, "--a lane " + std::to_string(i), false);
+      w.a[i] = value_or_throw(as[i], syn, "--a lane " + std::to_string(i));
   } else if (!f.a.empty()) {
     usage("--a: " + p.text + " has no source operand");
   }
@@ -371,13 +286,13 @@ Warp warp_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
                           f.mask.empty() ? "--masks" : "--mask");
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
       w.mask[i] = static_cast<uint32_t>(
-          value_or_throw(ms[i], kMaskSyntax, "membermask of lane " + std::to_string(i), false));
+          value_or_throw(ms[i], kMaskSyntax, "membermask of lane " + std::to_string(i)));
   }
   if (!f.sites.empty()) {
     auto ss = expand_list(f.sites, spec::kWarpSize, "--sites");
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
       w.site[i] = static_cast<uint32_t>(
-          value_or_throw(ss[i], kSiteSyntax, "--sites lane " + std::to_string(i), false));
+          value_or_throw(ss[i], kSiteSyntax, "--sites lane " + std::to_string(i)));
   }
   fill_word_operand(p, 'b', p.instr.imm_b, p.b_register, f.b, w.b);
   fill_word_operand(p, 'c', p.instr.imm_c, p.c_register, f.c, w.c);
@@ -402,7 +317,7 @@ void fill_thread_operand(const std::string& flag, const std::string& what, bool 
   auto vs = expand_list(list, n, flag);
   for (std::size_t i = 0; i < n; ++i)
     out[i] = static_cast<uint32_t>(
-        value_or_throw(vs[i], kMaskSyntax, flag + " thread " + std::to_string(i), false));
+        value_or_throw(vs[i], kMaskSyntax, flag + " thread " + std::to_string(i)));
 }
 }  // namespace
 
@@ -433,29 +348,8 @@ Cta cta_from_flags(const spec::ParsedInstr& p, const StateFlags& f) {
   auto as = expand_list(f.a, n, "--a");
   for (std::size_t i = 0; i < n; ++i)
     c.pred[i] =
-        static_cast<uint32_t>(value_or_throw(as[i], syn, "--a thread " + std::to_string(i), false));
+        static_cast<uint32_t>(value_or_throw(as[i], syn, "--a thread " + std::to_string(i)));
   return c;
-}
-
-std::string json_error_text(const std::string& what) {
-  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ...": the
-  // place is given separately, in the file:line:column form.
-  auto pos = what.find("syntax error");
-  if (pos == std::string::npos)
-    pos = what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2;
-  // The library's own words in full; the text it last read (as long as the input made it) cut.
-  const std::string_view text = std::string_view(what).substr(pos);
-  const auto whole = [](std::string_view t) { return spec::shown_text(t, true, t.size()); };
-  // The token ends at the quote before "; expected ..." when the library adds that, else at
-  // the message's last quote.
-  const auto read = text.find("last read: '");
-  if (read == std::string_view::npos) return whole(text);
-  auto close = text.find("'; expected ", read + 12);
-  if (close == std::string_view::npos) close = text.rfind('\'');
-  if (close < read + 12) return whole(text);
-  return whole(text.substr(0, read + 12)) +
-         spec::shown_text(text.substr(read + 12, close - read - 12), true) +
-         whole(text.substr(close));
 }
 
 JsonState read_state_file_header(const std::string& path) {
@@ -465,74 +359,66 @@ JsonState read_state_file_header(const std::string& path) {
 JsonState read_state_text(std::string text, const std::string& path) {
   JsonState js;
   js.file = path;
-  js.raw = std::move(text);
-  auto doc = parse_json(js.raw, path);
-  if (!doc.is_object()) throw InputError(path + ": expected a JSON object at the top level", true);
-  only_members(doc, {"schema", "instruction", "target", "ptx", "lanes", "threads"}, path);
+  js.doc = std::make_shared<const JsonFile>(std::move(text), path);
+  const auto& f = *js.doc;
+  const auto& doc = f.root();
+  if (!doc.is_object()) f.fail("", "expected a JSON object at the top level");
+  only_members(doc, {"schema", "instruction", "target", "ptx", "lanes", "threads"}, Where(f, ""));
   if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
-    throw InputError(path + ": schema " +
-                         (it->is_string() ? "\"" + spec::shown_text(it->get<std::string>()) + "\""
-                                          : std::string("of type ") + it->type_name()) +
-                         " is not supported; expected \"warpspec-state/1\"",
-                     true);
+    f.fail("schema", (it->is_string() ? "\"" + spec::shown_text(it->get<std::string>()) + "\""
+                                      : std::string("a value of type ") + it->type_name()) +
+                         " is not supported; expected \"warpspec-state/1\"");
   if (auto it = doc.find("instruction"); it != doc.end()) {
-    if (!it->is_string()) throw InputError(path + ": \"instruction\" must be a string", true);
+    if (!it->is_string()) f.fail("instruction", "expected a string");
     js.instruction = it->get<std::string>();
   }
   if (auto it = doc.find("target"); it != doc.end()) {
     if (!it->is_string() || !(js.target = spec::parse_target(it->get<std::string>())))
-      throw InputError(path + ": \"target\": expected \"sm_XX\", \"sm_XXa\" or \"sm_XXf\"", true);
+      f.fail("target", "expected \"sm_XX\", \"sm_XXa\" or \"sm_XXf\"");
   }
   if (auto it = doc.find("ptx"); it != doc.end()) {
     if (!it->is_string() || !(js.ptx = spec::parse_ptx(it->get<std::string>())))
-      throw InputError(path + ": \"ptx\": expected a version string such as \"8.6\"", true);
+      f.fail("ptx", "expected a version string such as \"8.6\"");
   }
   return js;
 }
 
 Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
-  auto doc = json::parse(js.raw);
+  const auto& f = *js.doc;
   const auto syn = spec::value_syntax(p);
-  const auto& lanes = field(doc, "lanes", js.file);
+  const auto& lanes = field(f.root(), "lanes", Where(f, ""));
   if (!lanes.is_array() || lanes.size() != spec::kWarpSize)
-    throw InputError(js.file + ": \"lanes\" must be an array of exactly 32 lane objects", true);
+    f.fail("lanes", "expected an array of exactly 32 lane objects");
   Warp w = make_warp(0);
   for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-    const std::string where = js.file + ": lanes[" + std::to_string(i) + "]";
+    const Where where(f, "lanes[" + std::to_string(i) + "]");
     const auto& l = lanes[i];
-    if (!l.is_object()) throw InputError(where + ": expected an object", true);
+    if (!l.is_object()) where.fail("expected an object");
     only_members(l, {"lane", "status", "mask", "a", "site", "b", "c"}, where);
     if (auto it = l.find("lane");
         it != l.end() && !(it->is_number_unsigned() && it->get<uint64_t>() == i))
-      throw InputError(
-          where + ".lane: expected " + std::to_string(i) + " (lanes are listed in order)", true);
+      (where + ".lane").fail("expected " + std::to_string(i) + " (lanes are listed in order)");
     set_status(
         w, i,
         l.contains("status") ? status_from(l["status"], where + ".status") : LaneStatus::Executes);
-    if (!syn.none) {
-      w.a[i] = value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn,
-                              where + ".a", true);
-    }
+    if (!syn.none)
+      w.a[i] =
+          value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn, where + ".a");
+    const Where mask = where + ".mask";
     if (!spec::has_membermask(p.instr.form)) {
-      if (l.contains("mask"))
-        throw InputError(where + ".mask: " + p.text + " has no membermask", true);
+      if (l.contains("mask")) mask.fail(p.text + " has no membermask");
     } else if (p.instr.imm_mask) {
       w.mask[i] = *p.instr.imm_mask;
-      if (l.contains("mask")) {
-        auto m = value_or_throw(json_value_text(l["mask"], where + ".mask"), kMaskSyntax,
-                                where + ".mask", true);
-        if (m != *p.instr.imm_mask)
-          throw InputError(where + ".mask: differs from the instruction's immediate membermask",
-                           true);
-      }
+      if (l.contains("mask") &&
+          value_or_throw(json_value_text(l["mask"], mask), kMaskSyntax, mask) != *p.instr.imm_mask)
+        mask.fail("differs from the instruction's immediate membermask");
     } else {
       w.mask[i] = static_cast<uint32_t>(
-          value_or_throw(json_value_text(field(l, "mask", where), where + ".mask"), kMaskSyntax,
-                         where + ".mask", true));
+          value_or_throw(json_value_text(field(l, "mask", where), mask), kMaskSyntax, mask));
     }
     if (l.contains("site"))
       w.site[i] = static_cast<uint32_t>(value_or_throw(json_value_text(l["site"], where + ".site"),
-                                                       kSiteSyntax, where + ".site", true));
+                                                       kSiteSyntax, where + ".site"));
     word_operand_from_json(p, "b", p.instr.imm_b, l, where, w.b[i]);
     word_operand_from_json(p, "c", p.instr.imm_c, l, where, w.c[i]);
   }
@@ -540,40 +426,34 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
 }
 
 Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
-  auto doc = json::parse(js.raw);
+  const auto& f = *js.doc;
   const auto syn = spec::value_syntax(p);
-  const auto& threads = field(doc, "threads", js.file);
+  const auto& threads = field(f.root(), "threads", Where(f, ""));
   if (!threads.is_array() || threads.empty() || threads.size() > kMaxCtaThreads)
-    throw InputError(js.file + ": \"threads\" must be an array of 1 to 1024 thread objects", true);
+    f.fail("threads", "expected an array of 1 to 1024 thread objects");
   Cta c = make_cta(threads.size());
   for (std::size_t i = 0; i < threads.size(); ++i) {
-    const std::string where = js.file + ": threads[" + std::to_string(i) + "]";
+    const Where where(f, "threads[" + std::to_string(i) + "]");
     const auto& t = threads[i];
-    if (!t.is_object()) throw InputError(where + ": expected an object", true);
+    if (!t.is_object()) where.fail("expected an object");
     only_members(t, {"status", "a", "bar", "count", "via"}, where);
     auto s =
         t.contains("status") ? status_from(t["status"], where + ".status") : LaneStatus::Executes;
     c.arrive[i] = s == LaneStatus::Executes;
     c.exited[i] = s == LaneStatus::Exited;
     if (!syn.none)
-      c.pred[i] = static_cast<uint32_t>(value_or_throw(
-          json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a", true));
+      c.pred[i] = static_cast<uint32_t>(
+          value_or_throw(json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a"));
     auto reg = [&](const char* key, bool wanted, std::vector<uint32_t>& out) {
       if (!t.contains(key)) {
         if (wanted)
-          throw InputError(where + ": missing \"" + key +
-                               "\" (the instruction reads it from a "
-                               "register)",
-                           true);
+          where.fail("missing \"" + std::string(key) +
+                     "\" (the instruction reads it from a register)");
         return;
       }
-      if (!wanted)
-        throw InputError(where + ": \"" + key +
-                             "\" is given, but the instruction does not read "
-                             "it from a register",
-                         true);
-      out[i] = static_cast<uint32_t>(value_or_throw(json_value_text(t[key], where + "." + key),
-                                                    kMaskSyntax, where + "." + key, true));
+      const Where at = where + "." + key;
+      if (!wanted) at.fail("given, but the instruction does not read it from a register");
+      out[i] = static_cast<uint32_t>(value_or_throw(json_value_text(t[key], at), kMaskSyntax, at));
     };
     reg("bar", !p.instr.imm_bar, c.bar);
     reg("count", p.instr.has_count && !p.instr.imm_count, c.count);
@@ -582,7 +462,7 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
       const std::string own(spec::form_info(p.instr.form).name);
       const std::string other(spec::partner_name(p.instr.form));
       if (!v.is_string() || (v != own && v != other))
-        throw InputError(where + ".via: expected \"" + own + "\" or \"" + other + "\"", true);
+        (where + ".via").fail("expected \"" + own + "\" or \"" + other + "\"");
       c.partner[i] = v == other;
     }
   }

@@ -2,7 +2,7 @@
 // Reading warp and block states as people and programs write them: concise command-line lists
 // ("5*2,6*", lane sets "0-3,7" or "0xff") and JSON files (docs/json-schema.md).
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +15,8 @@
 
 namespace warpspec::model {
 
+class JsonFile;
+
 /// Bad input a user can fix. `data` separates malformed files (exit 65) from bad command-line
 /// text (exit 64); the message already names the place (flag, file:line:column or JSON path).
 class InputError : public std::runtime_error {
@@ -26,12 +28,6 @@ class InputError : public std::runtime_error {
  private:
   bool data_;
 };
-
-/// Parses a whole JSON document; malformed text, or a member name given twice in one object, is
-/// an InputError naming `file`, line and column.
-nlohmann::json parse_json(const std::string& text, const std::string& file);
-/// The same for one line of a JSON Lines file, numbered `line`: a model::FormatError.
-nlohmann::json parse_json_line(const std::string& text, const std::string& file, std::size_t line);
 
 /// Expands a per-lane list: comma-separated items, `V*N` repeats V N times, a final `V*` fills
 /// the remaining lanes, and a single plain item applies to every lane. Throws InputError
@@ -70,7 +66,7 @@ struct JsonState {
   std::optional<std::string> instruction;
   std::optional<spec::Target> target;
   std::optional<spec::PtxVersion> ptx;
-  std::string raw;  ///< the document, kept for the second pass
+  std::shared_ptr<const JsonFile> doc;  ///< the document, kept for the second pass
 };
 
 /// First pass over a JSON state file ("-" for standard input): syntax, schema tag, instruction,
@@ -84,9 +80,5 @@ JsonState read_state_text(std::string text, const std::string& file);
 Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p);
 /// Second pass for the block barriers.
 Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p);
-
-/// The useful part of a JSON library error message ("syntax error while parsing ..."), with
-/// bytes that are not printable ASCII shown as \xNN, cut at 80 characters (spec::shown_text).
-std::string json_error_text(const std::string& what);
 
 }  // namespace warpspec::model

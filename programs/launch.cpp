@@ -3,7 +3,9 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "model/json_file.hpp"
 #include "model/state_io.hpp"
+#include "spec/instr_parse.hpp"
 #include "spec/target.hpp"
 
 namespace warpspec::programs {
@@ -29,37 +31,39 @@ std::optional<uint64_t> number(std::string_view s) {
   throw model::InputError(where + ": " + msg, data);
 }
 
-uint64_t json_number(const nlohmann::json& j, const std::string& where) {
+uint64_t json_number(const nlohmann::json& j, const model::JsonFile& f, const std::string& at) {
   if (j.is_number_unsigned()) return j.get<uint64_t>();
   if (j.is_number_integer()) return static_cast<uint64_t>(j.get<int64_t>());
-  fail(where, std::string("expected an integer, found ") + j.type_name(), true);
+  f.fail(at, std::string("expected an integer, found ") + j.type_name());
 }
 
-ParamValue param_from_json(const nlohmann::json& j, const std::string& where) {
+ParamValue param_from_json(const nlohmann::json& j, const model::JsonFile& f,
+                           const std::string& at) {
   if (!j.is_object() || j.size() != 1)
-    fail(where, "expected one of {\"value\": N}, {\"words\": [...]}, {\"zeros\": N}", true);
+    f.fail(at, "expected one of {\"value\": N}, {\"words\": [...]}, {\"zeros\": N}");
   ParamValue v;
   const std::string key = j.begin().key();
   const auto& val = j.begin().value();
   if (key == "value") {
-    v.value = json_number(val, where + ".value");
+    v.value = json_number(val, f, at + ".value");
   } else if (key == "words") {
-    if (!val.is_array()) fail(where + ".words", "expected an array of 32-bit words", true);
-    if (val.size() > kMaxWords) fail(where + ".words", "at most 1048576 words", true);
+    if (!val.is_array()) f.fail(at + ".words", "expected an array of 32-bit words");
+    if (val.size() > kMaxWords) f.fail(at + ".words", "at most 1048576 words");
     v.is_buffer = true;
     for (std::size_t i = 0; i < val.size(); ++i) {
-      const auto w = json_number(val[i], where + ".words[" + std::to_string(i) + "]");
-      if (w > 0xffffffffu)
-        fail(where + ".words[" + std::to_string(i) + "]", "does not fit in 32 bits", true);
+      const std::string word = at + ".words[" + std::to_string(i) + "]";
+      const auto w = json_number(val[i], f, word);
+      if (w > 0xffffffffu) f.fail(word, "does not fit in 32 bits");
       v.words.push_back(static_cast<uint32_t>(w));
     }
   } else if (key == "zeros") {
-    const auto n = json_number(val, where + ".zeros");
-    if (n > kMaxWords) fail(where + ".zeros", "at most 1048576 words", true);
+    const auto n = json_number(val, f, at + ".zeros");
+    if (n > kMaxWords) f.fail(at + ".zeros", "at most 1048576 words");
     v.is_buffer = true;
     v.words.assign(n, 0);
   } else {
-    fail(where, "unknown parameter kind \"" + key + "\" (expected value, words or zeros)", true);
+    f.fail(at, "unknown parameter kind \"" + spec::shown_text(key) +
+                   "\" (expected value, words or zeros)");
   }
   return v;
 }
@@ -100,43 +104,43 @@ ParamValue param_from_text(std::string_view text, const std::string& what) {
   return v;
 }
 
-LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& file) {
-  // Messages name the file, then the JSON path: "launch.json: params[0].words[2]: ...".
-  const std::string where = file + ": ";
-  auto at = [&](const std::string& path) { return where + path; };
-  if (!j.is_object()) fail(file, "expected an object with \"threads\" and \"params\"", true);
+LaunchSpec launch_from_json(const model::JsonFile& f, const nlohmann::json& j,
+                            const std::string& at) {
+  // The path of member `name` of the launch.
+  const auto in = [&at](const std::string& name) { return at.empty() ? name : at + "." + name; };
+  if (!j.is_object()) f.fail(at, "expected an object with \"threads\" and \"params\"");
   LaunchSpec s;
-  if (!j.contains("threads")) fail(file, "\"threads\" is missing", true);
-  const auto n = json_number(j["threads"], at("threads"));
-  if (n < 1 || n > 1024) fail(at("threads"), "a block has 1 to 1024 threads", true);
+  if (!j.contains("threads")) f.fail(at, "\"threads\" is missing");
+  const auto n = json_number(j["threads"], f, in("threads"));
+  if (n < 1 || n > 1024) f.fail(in("threads"), "a block has 1 to 1024 threads");
   s.launch.threads = static_cast<unsigned>(n);
   if (j.contains("params")) {
-    if (!j["params"].is_array()) fail(at("params"), "expected an array", true);
+    if (!j["params"].is_array()) f.fail(in("params"), "expected an array");
     for (std::size_t k = 0; k < j["params"].size(); ++k)
       s.launch.params.push_back(
-          param_from_json(j["params"][k], at("params[" + std::to_string(k) + "]")));
+          param_from_json(j["params"][k], f, in("params[" + std::to_string(k) + "]")));
   }
   if (j.contains("target")) {
     const auto t =
         j["target"].is_string() ? spec::parse_target(j["target"].get<std::string>()) : std::nullopt;
-    if (!t) fail(at("target"), "expected a target such as \"sm_90\"", true);
+    if (!t) f.fail(in("target"), "expected a target such as \"sm_90\"");
     s.launch.target = *t;
   }
   if (j.contains("unknown")) {
-    if (!j["unknown"].is_array()) fail(at("unknown"), "expected an array of parameters", true);
+    if (!j["unknown"].is_array()) f.fail(in("unknown"), "expected an array of parameters");
     for (std::size_t k = 0; k < j["unknown"].size(); ++k) {
       const auto& u = j["unknown"][k];
-      const std::string path = at("unknown[" + std::to_string(k) + "]");
       if (u.is_string())
         s.unknown.push_back(u.get<std::string>());
       else if (u.is_number_unsigned() && u.get<uint64_t>() >= 1)
         s.unknown.push_back(std::to_string(u.get<uint64_t>()));
       else
-        fail(path, "expected a parameter's name or its position from 1", true);
+        f.fail(in("unknown[" + std::to_string(k) + "]"),
+               "expected a parameter's name or its position from 1");
     }
   }
   if (j.contains("entry")) {
-    if (!j["entry"].is_string()) fail(at("entry"), "expected the entry's name", true);
+    if (!j["entry"].is_string()) f.fail(in("entry"), "expected the entry's name");
     s.entry = j["entry"].get<std::string>();
   }
   return s;

@@ -10,6 +10,10 @@
 
 #include "programs/machine.hpp"
 
+namespace warpspec::model {
+class JsonFile;
+}
+
 namespace warpspec::programs {
 
 /// One parameter from its command-line text: a number (decimal, 0x hex, a leading '-' for two's
@@ -26,6 +30,9 @@ struct LaunchSpec {
   /// position from 1, as written.
   std::vector<std::string> unknown;
 };
-LaunchSpec launch_from_json(const nlohmann::json& j, const std::string& where);
+/// Reads the launch `j`, the value at JSON path `at` of `file` (the whole file when `at` is
+/// empty). Throws model::InputError (data) naming file:line:column and the path.
+LaunchSpec launch_from_json(const model::JsonFile& file, const nlohmann::json& j,
+                            const std::string& at = "");
 
 }  // namespace warpspec::programs

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "model/json_file.hpp"
 #include "programs/explore.hpp"
 #include "programs/launch.hpp"
 #include "programs/ptx_reader.hpp"
@@ -44,7 +45,8 @@ inline Program kernel_program(const std::string& dir, const nlohmann::json& k) {
 
 /// The launch kernel `k` names.
 inline Launch kernel_launch(const nlohmann::json& k) {
-  return launch_from_json(k, k["name"].get<std::string>()).launch;
+  const model::JsonFile f(k.dump(), k["name"].get<std::string>());
+  return launch_from_json(f, f.root()).launch;
 }
 
 /// Kernel `k`'s default exploration, computed once per test program.

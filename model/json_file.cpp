@@ -1,0 +1,234 @@
+#include "model/json_file.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <vector>
+
+#include "model/input.hpp"
+#include "model/state_io.hpp"
+#include "spec/instr_parse.hpp"
+
+namespace warpspec::model {
+
+namespace {
+
+using json = nlohmann::json;
+
+bool space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::size_t skip_space(std::string_view t, std::size_t i) {
+  while (i < t.size() && space(t[i])) ++i;
+  return i;
+}
+
+// The byte after the string whose opening quote is at `i`.
+std::size_t skip_string(std::string_view t, std::size_t i) {
+  for (++i; i < t.size() && t[i] != '"'; ++i)
+    if (t[i] == '\\') ++i;
+  return i + 1;
+}
+
+// The byte after the value that starts at `i`, in a text that has parsed.
+std::size_t skip_value(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return i;
+  if (t[i] == '"') return skip_string(t, i);
+  if (t[i] != '{' && t[i] != '[') {
+    while (i < t.size() && !space(t[i]) && t[i] != ',' && t[i] != ']' && t[i] != '}') ++i;
+    return i;
+  }
+  int depth = 0;
+  for (; i < t.size(); ++i) {
+    if (t[i] == '"') {
+      i = skip_string(t, i) - 1;
+    } else if (t[i] == '{' || t[i] == '[') {
+      ++depth;
+    } else if ((t[i] == '}' || t[i] == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return i;
+}
+
+// The name a member's quoted name text stands for (escapes decoded).
+std::string name_of(std::string_view quoted) {
+  try {
+    return json::parse(quoted).get<std::string>();
+  } catch (const json::exception&) {
+    return {};
+  }
+}
+
+// The byte offset of the opening quote of the `nth` member name (0-based) of `text`, JSON that
+// has parsed: a string followed by a colon is a name.
+std::size_t member_name_at(const std::string& text, std::size_t nth) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    const std::size_t open = i;
+    for (++i; i < text.size() && text[i] != '"'; ++i)
+      if (text[i] == '\\') ++i;
+    std::size_t j = i + 1;
+    while (j < text.size() &&
+           (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
+      ++j;
+    if (j < text.size() && text[j] == ':' && nth-- == 0) return open;
+  }
+  return 0;
+}
+
+// A member name given twice in one object, which JSON readers take differently (nlohmann keeps
+// the last): refused, as the line-based readers refuse it.
+struct DuplicateName {
+  std::string name;
+  std::size_t nth;  // which member name of the text it is
+};
+
+// What is wrong with a JSON text that does not parse, and at which byte.
+struct JsonFault {
+  std::size_t byte;
+  std::string message;
+};
+
+nlohmann::json parse_or_fault(const std::string& text) {
+  try {
+    std::vector<std::set<std::string>> names;  // per open object, the names met so far
+    std::size_t count = 0;
+    const json::parser_callback_t refuse_twice = [&](int, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::object_start) names.emplace_back();
+      if (event == json::parse_event_t::object_end) names.pop_back();
+      if (event == json::parse_event_t::key) {
+        auto name = parsed.get<std::string>();
+        if (!names.back().insert(name).second) throw DuplicateName{std::move(name), count};
+        ++count;
+      }
+      return true;
+    };
+    return json::parse(text, refuse_twice);
+  } catch (const DuplicateName& d) {
+    throw JsonFault{member_name_at(text, d.nth),
+                    "the member \"" + spec::shown_text(d.name) + "\" is given twice"};
+  } catch (const json::parse_error& e) {
+    throw JsonFault{e.byte == 0 ? 0 : e.byte - 1,
+                    "malformed JSON (" + json_error_text(e.what()) + ")"};
+  } catch (const json::exception& e) {
+    // Not a syntax error (a number too large for a double): point at the number it names.
+    const std::string what = e.what();
+    const auto b = what.find('\''), q = what.rfind('\'');
+    const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
+    throw JsonFault{at == std::string::npos ? 0 : at,
+                    "malformed JSON (" + json_error_text(what) + ")"};
+  }
+}
+
+}  // namespace
+
+std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xc0u) != 0x80u) {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+std::size_t json_offset(std::string_view text, std::string_view path, bool at_name) {
+  std::size_t at = skip_space(text, 0), name = at;
+  while (!path.empty()) {
+    if (path[0] == '.') path.remove_prefix(1);
+    if (path.empty()) break;
+    const std::size_t open = skip_space(text, at);
+    if (open >= text.size()) return at;
+    if (path[0] == '[') {  // the element [k] of an array
+      const auto close = std::min(path.find(']'), path.size());
+      std::size_t k = 0;
+      std::from_chars(path.data() + 1, path.data() + close, k);
+      path.remove_prefix(std::min(close + 1, path.size()));
+      if (text[open] != '[') return at;
+      std::size_t i = skip_space(text, open + 1);
+      for (std::size_t n = 0; n < k && i < text.size() && text[i] != ']'; ++n)
+        i = skip_space(text, skip_space(text, skip_value(text, i)) + 1);
+      if (i >= text.size() || text[i] == ']') return at;
+      at = name = i;
+      continue;
+    }
+    // A member: its name runs to the next '.' or '['.
+    const auto end = path.find_first_of(".[");
+    const std::string wanted(path.substr(0, end));
+    path.remove_prefix(end == std::string_view::npos ? path.size() : end);
+    if (text[open] != '{') return at;
+    std::size_t i = skip_space(text, open + 1), found = std::string_view::npos;
+    while (i < text.size() && text[i] == '"') {
+      const std::size_t key = i, after = skip_string(text, i);
+      const std::size_t value = skip_space(text, skip_space(text, after) + 1);
+      if (name_of(text.substr(key, after - key)) == wanted) {
+        found = value;
+        name = key;
+        break;
+      }
+      i = skip_space(text, skip_space(text, skip_value(text, value)) + 1);
+    }
+    if (found == std::string_view::npos) return at;
+    at = found;
+  }
+  return at_name ? name : at;
+}
+
+JsonFile::JsonFile(std::string text, std::string file)
+    : text_(std::move(text)), file_(std::move(file)), root_(parse_json(text_, file_)) {}
+
+std::string JsonFile::place(std::string_view path, bool at_name) const {
+  const auto [l, c] = line_column(text_, json_offset(text_, path, at_name));
+  return file_ + ":" + std::to_string(l) + ":" + std::to_string(c);
+}
+
+void JsonFile::fail(std::string_view path, const std::string& msg) const {
+  throw InputError(place(path) + (path.empty() ? "" : ": " + std::string(path)) + ": " + msg, true);
+}
+
+nlohmann::json parse_json(const std::string& text, const std::string& file) {
+  try {
+    return parse_or_fault(text);
+  } catch (const JsonFault& f) {
+    const auto [l, c] = line_column(text, f.byte);
+    throw InputError(file + ":" + std::to_string(l) + ":" + std::to_string(c) + ": " + f.message,
+                     true);
+  }
+}
+
+nlohmann::json parse_json_line(const std::string& text, const std::string& file, std::size_t line) {
+  try {
+    return parse_or_fault(text);
+  } catch (const JsonFault& f) {
+    const auto [l, c] = line_column(text, f.byte);
+    throw FormatError(file, line + l - 1, c, f.message);
+  }
+}
+
+std::string json_error_text(const std::string& what) {
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ...": the
+  // place is given separately, in the file:line:column form.
+  auto pos = what.find("syntax error");
+  if (pos == std::string::npos)
+    pos = what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2;
+  // The library's own words in full; the text it last read (as long as the input made it) cut.
+  const std::string_view text = std::string_view(what).substr(pos);
+  const auto whole = [](std::string_view t) { return spec::shown_text(t, true, t.size()); };
+  // The token ends at the quote before "; expected ..." when the library adds that, else at
+  // the message's last quote.
+  const auto read = text.find("last read: '");
+  if (read == std::string_view::npos) return whole(text);
+  auto close = text.find("'; expected ", read + 12);
+  if (close == std::string_view::npos) close = text.rfind('\'');
+  if (close < read + 12) return whole(text);
+  return whole(text.substr(0, read + 12)) +
+         spec::shown_text(text.substr(read + 12, close - read - 12), true) +
+         whole(text.substr(close));
+}
+
+}  // namespace warpspec::model
