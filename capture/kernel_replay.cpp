@@ -65,11 +65,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The path of member `name` of the value at `at` ("" for the document).
-std::string join(const std::string& at, const std::string& name) {
-  return at.empty() ? name : at + "." + name;
-}
-
 // A member the value at path `at` of a record, manifest or index must hold (or may, when
 // `required` is false: nullptr when absent), checked to be of the kind `is` tells;
 // `refuse(path, what)` throws about the value at `path`.
@@ -82,8 +77,15 @@ const Json* member(const Json& j, const std::string& at, const char* name,
     if (required) refuse(at, std::string("missing field \"") + name + "\"");
     return nullptr;
   }
-  if (!((*it).*is)()) refuse(join(at, name), std::string("expected ") + kind);
+  if (!((*it).*is)()) refuse(model::json_member_path(at, name), std::string("expected ") + kind);
   return &*it;
+}
+
+// A launch record's error: its file and line, the column of the value at `at`, and its path.
+model::FormatError record_error(std::string_view text, const std::string& file, std::size_t line,
+                                const std::string& at, const std::string& what) {
+  const auto column = model::line_column(text, model::json_offset(text, at)).second;
+  return model::FormatError(file, line, column, (at.empty() ? "" : at + ": ") + what);
 }
 
 // A whole-file reader's refusal: file:line:column and the JSON path.
@@ -99,10 +101,8 @@ bool is_u32(const Json& j) {
 }  // namespace
 
 LaunchRecord parse_launch_record(std::string_view text, const std::string& file, std::size_t line) {
-  // The line, the column of the value at `at`, and its path.
   auto fail = [&](const std::string& at, const std::string& what) {
-    const auto column = model::line_column(text, model::json_offset(text, at)).second;
-    throw model::FormatError(file, line, column, (at.empty() ? "" : at + ": ") + what);
+    throw record_error(text, file, line, at, what);
   };
   const Json j = model::parse_json_line(std::string(text), file, line);
   if (!j.is_object()) fail("", "expected a launch record (a JSON object)");
@@ -203,7 +203,8 @@ std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
       const auto& files = *member(s, at, name, &Json::is_array, "an array of paths", true, refuse);
       for (std::size_t n = 0; n < files.size(); ++n) {
         if (!files[n].is_string())
-          f.fail(join(at, name) + "[" + std::to_string(n) + "]", "expected a path");
+          f.fail(model::json_member_path(at, name) + "[" + std::to_string(n) + "]",
+                 "expected a path");
         to->push_back(dir / files[n].get<std::string>());
       }
     }
@@ -222,13 +223,15 @@ struct Kernel {
   std::string entry;
   programs::LaunchSpec launch;
   fs::path ptx;
-  std::string place;  // "manifest:line:column: kernels[i].entry", for messages
+  std::shared_ptr<const model::JsonFile> manifest;  // for messages
+  std::string at;                                   // its path there, "kernels[i]"
 };
 
 std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manifests) {
   std::map<std::string, Kernel> kernels;
   for (const auto& m : manifests) {
-    const model::JsonFile f(read_text(m), m.string());
+    const auto file = std::make_shared<const model::JsonFile>(read_text(m), m.string());
+    const auto& f = *file;
     const auto refuse = refuse_in(f);
     const auto& j = f.root();
     if (!j.is_object()) f.fail("", "expected an object with \"kernels\"");
@@ -249,8 +252,7 @@ std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manife
       auto launch = programs::launch_from_json(f, k, at);
       std::error_code ec;
       if (!fs::exists(ptx, ec) && fs::exists(ptx.string() + ".gz", ec)) ptx += ".gz";
-      kernels[name] = {entry, std::move(launch), ptx,
-                       f.place(join(at, "entry")) + ": " + join(at, "entry")};
+      kernels[name] = {entry, std::move(launch), ptx, file, at};
     }
   }
   return kernels;
@@ -280,23 +282,23 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       if (seen++ % std::max(1u, every) != 0) continue;
       auto r = parse_launch_record(line, file.string(), line_no);
       const auto k = kernels.find(r.kernel);
+      auto refuse = [&](const std::string& at, const std::string& what) {
+        return record_error(line, file.string(), line_no, at, what);
+      };
       if (k == kernels.end())
-        throw model::FormatError(file.string(), line_no,
-                                 "kernel \"" + r.kernel + "\" is in none of the set's manifests");
+        throw refuse("kernel",
+                     "\"" + spec::shown_text(r.kernel) + "\" is in none of the set's manifests");
       // A completed launch has one entry per parameter: a buffer's words, null for a scalar.
       if (r.status == "completed") {
         const auto& params = k->second.launch.launch.params;
         if (r.buffers.size() != params.size())
-          throw model::FormatError(file.string(), line_no,
-                                   "buffers: " + std::to_string(r.buffers.size()) +
-                                       " entries, but " + r.kernel + " takes " +
-                                       std::to_string(params.size()) + " parameters");
+          throw refuse("buffers", std::to_string(r.buffers.size()) + " entries, but " + r.kernel +
+                                      " takes " + std::to_string(params.size()) + " parameters");
         for (std::size_t i = 0; i < params.size(); ++i)
           if (r.buffers[i].has_value() != params[i].is_buffer)
-            throw model::FormatError(
-                file.string(), line_no,
-                "buffers[" + std::to_string(i) + "]: expected " +
-                    (params[i].is_buffer ? "the buffer's words" : "null for a scalar"));
+            throw refuse("buffers[" + std::to_string(i) + "]",
+                         std::string("expected ") +
+                             (params[i].is_buffer ? "the buffer's words" : "null for a scalar"));
       }
       if (index_of.emplace(r.kernel, order.size()).second) order.push_back(r.kernel);
       records.push_back(std::move(r));
@@ -323,7 +325,8 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
           const auto read = programs::read_ptx(ptx_text.at(k.ptx), k.entry);
           if (const auto* e = std::get_if<programs::ReadError>(&read); e && e->no_entry)
             // Not PTX outside the subset: the manifest names a kernel its file does not hold.
-            throw model::InputError(k.place + ": " + k.ptx.string() + ": " + e->message, true);
+            k.manifest->fail(model::json_member_path(k.at, "entry"),
+                             order[todo[i]] + ": " + k.ptx.string() + ": " + e->message);
           if (const auto* p = std::get_if<programs::Program>(&read))
             results[todo[i]] = programs::explore(*p, k.launch.launch, options_for(todo[i]));
         } catch (...) {

@@ -1,10 +1,17 @@
 #include "cli/common.hpp"
 
 #include <algorithm>
+#include <functional>
+
+#include "model/json_file.hpp"
 
 namespace warpspec::cli {
 
-spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin, int code) {
+namespace {
+
+// `place(column)` names where the text's 1-based column `column` lies.
+spec::ParsedInstr parse_with_caret(const std::string& text,
+                                   const std::function<std::string(std::size_t)>& place, int code) {
   auto r = spec::parse_instruction(text);
   if (auto* p = std::get_if<spec::ParsedInstr>(&r)) return *p;
   const auto& e = std::get<spec::ParseError>(r);
@@ -31,8 +38,26 @@ spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& orig
     shown = (from ? "..." : "") + shown.substr(from, to - from) + (to < shown.size() ? "..." : "");
     caret = caret - from + (from ? 3 : 0);
   }
-  throw Failure{code, origin + ":1:" + std::to_string(e.column) + ": " + plain(e.message) + "\n  " +
-                          shown + "\n  " + std::string(caret, ' ') + "^"};
+  throw Failure{code, place(e.column) + ": " + plain(e.message) + "\n  " + shown + "\n  " +
+                          std::string(caret, ' ') + "^"};
+}
+
+}  // namespace
+
+spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin) {
+  return parse_with_caret(
+      text, [&](std::size_t column) { return origin + ":1:" + std::to_string(column); },
+      kExitUsage);
+}
+
+spec::ParsedInstr parse_or_fail(const model::JsonState& js) {
+  return parse_with_caret(
+      *js.instruction,
+      [&](std::size_t column) {
+        return js.doc->place_in_string("instruction", *js.instruction, column - 1) +
+               ": instruction";
+      },
+      kExitDataError);
 }
 
 spec::Target target_or_fail(const std::string& text, spec::Target fallback) {

@@ -10,11 +10,13 @@
 
 namespace warpspec::cli {
 
-/// Parses an instruction or throws a Failure (exit `code`: 64 for the command line, 65 for a file)
-/// that shows the text with a caret under the offending column. `origin` names where the text
-/// came from ("instruction" or "file.json").
-spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin,
-                                int code = kExitUsage);
+/// Parses an instruction from the command line or throws a usage Failure (64) that shows the
+/// text with a caret under the offending column. `origin` names the argument ("instruction"):
+/// the message starts "origin:1:column: ".
+spec::ParsedInstr parse_or_fail(const std::string& text, const std::string& origin);
+/// The same for the "instruction" of a state file (exit 65): the message starts with the file,
+/// line and column of the offending character, and the JSON path.
+spec::ParsedInstr parse_or_fail(const model::JsonState& js);
 
 /// Parses --target/--ptx values (empty: default) or throws a usage Failure.
 spec::Target target_or_fail(const std::string& text, spec::Target fallback);

@@ -25,19 +25,17 @@ int run_eval(const EvalOptions& o) {
     throw Failure{kExitDataError, e.what()};
   }
   std::string text = o.instruction;
-  std::string origin = "instruction";
   if (js && js->instruction) {
     if (!text.empty() && text != *js->instruction)
       throw Failure{kExitUsage, "the instruction is given twice (argument and " + o.state_file +
                                     "); give it once"};
     text = *js->instruction;
-    origin = o.state_file + ": \"instruction\"";
   }
   if (text.empty())
     throw Failure{kExitUsage,
                   "give the instruction, e.g. warpspec eval 'match.any.sync.b32 d, a, 0xffffffff;' "
                   "--a '5*2,6*'"};
-  const auto p = parse_or_fail(text, origin, js && js->instruction ? kExitDataError : kExitUsage);
+  const auto p = js && js->instruction ? parse_or_fail(*js) : parse_or_fail(text, "instruction");
   const bool flags_given = !o.flags.a.empty() || !o.flags.mask.empty() || !o.flags.masks.empty() ||
                            !o.flags.exited.empty() || !o.flags.inactive.empty() ||
                            !o.flags.sites.empty() || !o.flags.b.empty() || !o.flags.c.empty() ||

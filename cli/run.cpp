@@ -26,6 +26,7 @@ struct RunOptions {
   bool threads_given = false;
   std::vector<std::string> params, show, unknown;
   std::size_t unknown_given = 0;  // of `unknown`, the names the command line gives (first)
+  std::shared_ptr<const model::JsonFile> launch_doc;  // the launch file, read, for messages
   uint64_t max_states = 200000;
   unsigned max_classes = 256;
   unsigned activemask_limit = 5;
@@ -267,16 +268,21 @@ void print_text(const programs::Program& p, const programs::Launch& l,
 
 #ifdef WARPSPEC_HAVE_CHECKER
 // The parameter an --unknown names: by its name in the PTX or its position from 1.
-// `from_file`: the name comes from the launch file `launch_file`, not from the command line.
-unsigned param_or_fail(const programs::Program& p, const std::string& name, bool from_file,
-                       const std::string& launch_file) {
+// `in_file`: the name is element `in_file` of the launch file's "unknown", not from the command
+// line.
+unsigned param_or_fail(const programs::Program& p, const std::string& name,
+                       std::optional<std::size_t> in_file, const RunOptions& o) {
   for (unsigned k = 0; k < p.params.size(); ++k)
     if (p.params[k].name == name || std::to_string(k + 1) == name) return k;
   std::string names;
   for (const auto& q : p.params) names += (names.empty() ? "" : ", ") + q.name;
   const std::string why = "the kernel has no parameter of that name or position (1-" +
                           std::to_string(p.params.size()) + ": " + names + ")";
-  if (from_file) throw Failure{kExitDataError, launch_file + ": unknown: '" + name + "': " + why};
+  if (in_file) {
+    const auto at = "unknown[" + std::to_string(*in_file) + "]";
+    throw Failure{kExitDataError, o.launch_doc->place(at) + ": " + at + ": '" +
+                                      spec::shown_text(name) + "': " + why};
+  }
   throw Failure{kExitUsage, "--unknown " + name + ": " + why};
 }
 
@@ -338,7 +344,9 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
                const programs::ExploreOptions& eo) {
   checker::InputQuery q;
   for (std::size_t k = 0; k < o.unknown.size(); ++k)
-    q.unknown.push_back(param_or_fail(prog, o.unknown[k], k >= o.unknown_given, o.launch_file));
+    q.unknown.push_back(
+        param_or_fail(prog, o.unknown[k],
+                      k >= o.unknown_given ? std::optional(k - o.unknown_given) : std::nullopt, o));
   std::sort(q.unknown.begin(), q.unknown.end());
   q.unknown.erase(std::unique(q.unknown.begin(), q.unknown.end()), q.unknown.end());
   q.explore = eo;
@@ -508,8 +516,9 @@ int run_program(const RunOptions& given) {
   std::string entry = o.entry;
   try {
     if (!o.launch_file.empty()) {
-      const model::JsonFile file(model::read_input(o.launch_file), o.launch_file);
-      auto spec = programs::launch_from_json(file, file.root());
+      o.launch_doc =
+          std::make_shared<const model::JsonFile>(model::read_input(o.launch_file), o.launch_file);
+      auto spec = programs::launch_from_json(*o.launch_doc, o.launch_doc->root());
       launch = std::move(spec.launch);
       if (entry.empty()) entry = spec.entry;
       o.unknown.insert(o.unknown.end(), spec.unknown.begin(), spec.unknown.end());
@@ -528,7 +537,8 @@ int run_program(const RunOptions& given) {
   if (auto* e = std::get_if<programs::ReadError>(&read);
       e && e->no_entry && o.entry.empty() && !entry.empty())
     // The launch file named the entry.
-    throw Failure{kExitDataError, o.launch_file + ": entry: " + o.file + ": " + e->message};
+    throw Failure{kExitDataError,
+                  o.launch_doc->place("entry") + ": entry: " + o.file + ": " + e->message};
   if (auto* e = std::get_if<programs::ReadError>(&read))
     throw Failure{kExitDataError, o.file + ":" + std::to_string(e->loc.line) + ":" +
                                       std::to_string(e->loc.column) + ": " + e->message};
@@ -554,8 +564,11 @@ int run_program(const RunOptions& given) {
     x = programs::explore(prog, launch, eo);
   } catch (const std::invalid_argument& e) {
     // A launch the kernel cannot take: the launch file's fault when it gave the parameters.
-    if (!o.launch_file.empty() && o.params.empty())
-      throw Failure{kExitDataError, o.launch_file + ": " + e.what()};
+    if (o.launch_doc && o.params.empty()) {
+      const std::string at = o.launch_doc->root().contains("params") ? "params" : "";
+      throw Failure{kExitDataError,
+                    o.launch_doc->place(at) + (at.empty() ? "" : ": " + at) + ": " + e.what()};
+    }
     throw Failure{kExitUsage, e.what()};
   }
   if (o.json)

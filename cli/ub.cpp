@@ -160,11 +160,14 @@ int run_ub(const UbArgs& a) {
   } catch (const model::InputError& e) {
     throw as_failure(e);
   }
-  std::string text = a.form;
-  if (text.empty() && js && js->instruction) text = *js->instruction;
-  if (text.empty())
+  const bool from_file = a.form.empty() && js && js->instruction;
+  if (a.form.empty() && !from_file)
     throw Failure{kExitUsage, "give the form, e.g. warpspec ub vote.sync.ballot.b32 --exited 3"};
-  const auto p = form_or_instruction(text);
+  // An instruction from the state file is placed in the file when it does not parse.
+  const std::string& text = from_file ? *js->instruction : a.form;
+  const auto p = from_file && !spec::find_form(text) && !spec::find_clause(text)
+                     ? parse_or_fail(*js)
+                     : form_or_instruction(text);
   const auto target =
       target_or_fail(a.target, js && js->target ? *js->target : spec::kDefaultTarget);
   const bool pre_volta = spec::is_pre_volta(target);

@@ -3,6 +3,7 @@
 #include <bit>
 #include <vector>
 
+#include "model/input.hpp"
 #include "spec/instr_parse.hpp"
 
 namespace warpspec::json {
@@ -341,11 +342,7 @@ std::size_t Document::column(const char* at) const {
   const std::string_view s = line_.text;
   const char* end = s.data() + s.size();
   if (at < s.data() || at > end) at = end;
-  // The column in characters, as an editor counts it: UTF-8 continuation bytes do not count.
-  std::size_t column = 1;
-  for (const char* p = s.data(); p < at; ++p)
-    column += (static_cast<unsigned char>(*p) & 0xc0u) != 0x80u;
-  return column;
+  return model::line_column(s, static_cast<std::size_t>(at - s.data())).second;
 }
 
 void Document::fail(simdjson::error_code e, const Path& path, Kind in, const Path* element) {

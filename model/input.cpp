@@ -48,4 +48,19 @@ std::string read_input(const std::string& path) {
   return std::move(os).str();
 }
 
+std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  // A byte-order mark, which the JSON reader skips, is no column.
+  for (std::size_t i = (text.starts_with("\xEF\xBB\xBF") ? 3 : 0); i < byte && i < text.size();
+       ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xc0u) != 0x80u) {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
 }  // namespace warpspec::model

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace warpspec::model {
 
@@ -36,6 +38,10 @@ class FormatError : public std::runtime_error {
   std::size_t line_;
   std::size_t column_;
 };
+
+/// The 1-based line and column, in characters (UTF-8 continuation bytes do not count, nor a
+/// byte-order mark at the start), of byte `byte` of `text`.
+std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte);
 
 /// An input that cannot be opened: `what()` names the path and the reason.
 struct MissingInput : std::runtime_error {

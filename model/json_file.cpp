@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -17,6 +18,11 @@ using json = nlohmann::json;
 
 bool space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The length of a UTF-8 byte-order mark at the start of `t`: 3, or 0 without one.
+std::size_t bom(std::string_view t) {
+  return t.starts_with("\xEF\xBB\xBF") ? 3 : 0;
 }
 
 std::size_t skip_space(std::string_view t, std::size_t i) {
@@ -63,17 +69,14 @@ std::string name_of(std::string_view quoted) {
 
 // The byte offset of the opening quote of the `nth` member name (0-based) of `text`, JSON that
 // has parsed: a string followed by a colon is a name.
-std::size_t member_name_at(const std::string& text, std::size_t nth) {
+std::size_t member_name_at(std::string_view text, std::size_t nth) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '"') continue;
     const std::size_t open = i;
-    for (++i; i < text.size() && text[i] != '"'; ++i)
-      if (text[i] == '\\') ++i;
-    std::size_t j = i + 1;
-    while (j < text.size() &&
-           (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
-      ++j;
+    i = skip_string(text, i);
+    const std::size_t j = skip_space(text, i);
     if (j < text.size() && text[j] == ':' && nth-- == 0) return open;
+    --i;  // the loop steps past the closing quote
   }
   return 0;
 }
@@ -124,21 +127,12 @@ nlohmann::json parse_or_fault(const std::string& text) {
 
 }  // namespace
 
-std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xc0u) != 0x80u) {
-      ++column;
-    }
-  }
-  return {line, column};
+std::string json_member_path(std::string_view at, std::string_view name) {
+  return at.empty() ? std::string(name) : std::string(at) + "." + std::string(name);
 }
 
-std::size_t json_offset(std::string_view text, std::string_view path, bool at_name) {
-  std::size_t at = skip_space(text, 0), name = at;
+std::size_t json_offset(std::string_view text, std::string_view path) {
+  std::size_t at = skip_space(text, bom(text));
   while (!path.empty()) {
     if (path[0] == '.') path.remove_prefix(1);
     if (path.empty()) break;
@@ -151,44 +145,71 @@ std::size_t json_offset(std::string_view text, std::string_view path, bool at_na
       path.remove_prefix(std::min(close + 1, path.size()));
       if (text[open] != '[') return at;
       std::size_t i = skip_space(text, open + 1);
-      for (std::size_t n = 0; n < k && i < text.size() && text[i] != ']'; ++n)
-        i = skip_space(text, skip_space(text, skip_value(text, i)) + 1);
       if (i >= text.size() || text[i] == ']') return at;
-      at = name = i;
+      for (std::size_t n = 0; n < k; ++n) {
+        i = skip_space(text, skip_value(text, i));
+        if (i >= text.size() || text[i] != ',') return at;  // past the last element
+        i = skip_space(text, i + 1);
+      }
+      at = i;
       continue;
     }
     // A member: its name runs to the next '.' or '['.
     const auto end = path.find_first_of(".[");
-    const std::string wanted(path.substr(0, end));
+    const auto name = json_name_offset(text, at, path.substr(0, end));
     path.remove_prefix(end == std::string_view::npos ? path.size() : end);
-    if (text[open] != '{') return at;
-    std::size_t i = skip_space(text, open + 1), found = std::string_view::npos;
-    while (i < text.size() && text[i] == '"') {
-      const std::size_t key = i, after = skip_string(text, i);
-      const std::size_t value = skip_space(text, skip_space(text, after) + 1);
-      if (name_of(text.substr(key, after - key)) == wanted) {
-        found = value;
-        name = key;
-        break;
-      }
-      i = skip_space(text, skip_space(text, skip_value(text, value)) + 1);
-    }
-    if (found == std::string_view::npos) return at;
-    at = found;
+    if (!name) return at;
+    at = skip_space(text, skip_space(text, skip_string(text, *name)) + 1);
   }
-  return at_name ? name : at;
+  return at;
+}
+
+std::optional<std::size_t> json_name_offset(std::string_view text, std::size_t object,
+                                            std::string_view name) {
+  const std::size_t open = skip_space(text, object);
+  if (open >= text.size() || text[open] != '{') return std::nullopt;
+  for (std::size_t i = skip_space(text, open + 1); i < text.size() && text[i] == '"';) {
+    const std::size_t after = skip_string(text, i);
+    if (name_of(text.substr(i, after - i)) == name) return i;
+    const std::size_t value = skip_space(text, skip_space(text, after) + 1);
+    i = skip_space(text, skip_value(text, value));
+    if (i >= text.size() || text[i] != ',') break;
+    i = skip_space(text, i + 1);
+  }
+  return std::nullopt;
 }
 
 JsonFile::JsonFile(std::string text, std::string file)
     : text_(std::move(text)), file_(std::move(file)), root_(parse_json(text_, file_)) {}
 
-std::string JsonFile::place(std::string_view path, bool at_name) const {
-  const auto [l, c] = line_column(text_, json_offset(text_, path, at_name));
+std::string JsonFile::where(std::size_t byte) const {
+  const auto [l, c] = line_column(text_, byte);
   return file_ + ":" + std::to_string(l) + ":" + std::to_string(c);
 }
 
-void JsonFile::fail(std::string_view path, const std::string& msg) const {
-  throw InputError(place(path) + (path.empty() ? "" : ": " + std::string(path)) + ": " + msg, true);
+std::string JsonFile::place(std::string_view path) const {
+  return where(json_offset(text_, path));
+}
+
+std::string JsonFile::place_of_name(std::string_view object, std::string_view name) const {
+  const std::size_t at = json_offset(text_, object);
+  return where(json_name_offset(text_, at, name).value_or(at));
+}
+
+std::string JsonFile::place_in_string(std::string_view path, std::string_view value,
+                                      std::size_t byte) const {
+  const std::size_t at = json_offset(text_, path);
+  // Escapes make the written string longer than its value: without any, its bytes are the text's.
+  const bool plain = at < text_.size() && text_[at] == '"' && byte <= value.size() &&
+                     skip_string(text_, at) - at == value.size() + 2;
+  return where(plain ? at + 1 + byte : at);
+}
+
+void JsonFile::fail(std::string_view path, const std::string& msg,
+                    std::optional<std::string_view> name) const {
+  throw InputError((name ? place_of_name(path, *name) : place(path)) +
+                       (path.empty() ? "" : ": " + std::string(path)) + ": " + msg,
+                   true);
 }
 
 nlohmann::json parse_json(const std::string& text, const std::string& file) {

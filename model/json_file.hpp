@@ -5,20 +5,25 @@
 // ...". Places are found in the text only when an error needs one, so reading costs nothing more.
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "model/input.hpp"
+
 namespace warpspec::model {
 
-/// The 1-based line and column, in characters (UTF-8 continuation bytes do not count), of byte
-/// `byte` of `text`.
-std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte);
-
 /// Where the value at `path` lies in `text`, a JSON text that has parsed: the byte offset of its
-/// first character, or of its member name with `at_name`. A path is written as in messages:
-/// member names joined by '.', array elements as [N] ("lanes[2].a"; "" is the whole document).
-/// Where the path leaves the text (it should not), the deepest value found is given.
-std::size_t json_offset(std::string_view text, std::string_view path, bool at_name = false);
+/// first character. A path is written as in messages: member names joined by '.', array
+/// elements as [N] ("lanes[2].a"; "" is the whole document). Where the path leaves the text, the
+/// deepest value found is given.
+std::size_t json_offset(std::string_view text, std::string_view path);
+/// The byte offset of the opening quote of member `name` (any characters, compared decoded) of
+/// the object at byte `object` of `text`; nullopt when it has none.
+std::optional<std::size_t> json_name_offset(std::string_view text, std::size_t object,
+                                            std::string_view name);
+/// The path of member `name` of the value at path `at` ("" for the document).
+std::string json_member_path(std::string_view at, std::string_view name);
 
 /// A whole JSON file in memory and its parsed document.
 class JsonFile {
@@ -30,13 +35,23 @@ class JsonFile {
   const nlohmann::json& root() const { return root_; }
   /// The file's name, for messages.
   const std::string& file() const { return file_; }
-  /// "file:line:column" of the value at `path`, or of its member name with `at_name`.
-  std::string place(std::string_view path, bool at_name = false) const;
-  /// Throws InputError (data) "file:line:column: path: msg" for the value at `path` ("file:line:
-  /// column: msg" when `path` is empty).
-  [[noreturn]] void fail(std::string_view path, const std::string& msg) const;
+  /// "file:line:column" of the value at `path`.
+  std::string place(std::string_view path) const;
+  /// "file:line:column" of member `name`'s own name in the object at `object` (that of the
+  /// object when it has no such member).
+  std::string place_of_name(std::string_view object, std::string_view name) const;
+  /// "file:line:column" of byte `byte` of `value`, the string at `path`, when the file writes
+  /// it without escapes (else that of the string).
+  std::string place_in_string(std::string_view path, std::string_view value,
+                              std::size_t byte) const;
+  /// Throws InputError (data) "file:line:column: path: msg" about the value at `path` ("file:
+  /// line:column: msg" when `path` is empty), placed at that value, or at its member `name`'s
+  /// own name when one is given (a member it should not have).
+  [[noreturn]] void fail(std::string_view path, const std::string& msg,
+                         std::optional<std::string_view> name = std::nullopt) const;
 
  private:
+  std::string where(std::size_t byte) const;
   std::string text_, file_;
   nlohmann::json root_;
 };

@@ -59,8 +59,10 @@ struct Where {
     w.path += more;
     return w;
   }
-  [[noreturn]] void fail(const std::string& msg) const {
-    if (file) file->fail(path, msg);
+  // Placed at the value, or at its member `name`'s own name when one is given.
+  [[noreturn]] void fail(const std::string& msg,
+                         std::optional<std::string_view> name = std::nullopt) const {
+    if (file) file->fail(path, msg, name);
     throw InputError(path + ": " + msg, false);
   }
 };
@@ -122,11 +124,9 @@ void only_members(const json& obj, std::initializer_list<std::string_view> names
     std::string known;
     for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
     // The place is the misspelled name's own.
-    const auto at =
-        where.file->place(where.path + (where.path.empty() ? "" : ".") + it.key(), true);
-    throw InputError(at + (where.path.empty() ? "" : ": " + where.path) + ": unknown member \"" +
-                         spec::shown_text(it.key()) + "\" (the format has " + known + ")",
-                     true);
+    where.fail(
+        "unknown member \"" + spec::shown_text(it.key()) + "\" (the format has " + known + ")",
+        it.key());
   }
 }
 

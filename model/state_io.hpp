@@ -10,12 +10,11 @@
 #include <vector>
 
 #include "model/eval.hpp"
+#include "model/json_file.hpp"
 #include "spec/instr_parse.hpp"
 #include "spec/target.hpp"
 
 namespace warpspec::model {
-
-class JsonFile;
 
 /// Bad input a user can fix. `data` separates malformed files (exit 65) from bad command-line
 /// text (exit 64); the message already names the place (flag, file:line:column or JSON path).

@@ -27,8 +27,9 @@ std::optional<uint64_t> number(std::string_view s) {
   return negative ? 0 - v : v;
 }
 
-[[noreturn]] void fail(const std::string& where, const std::string& msg, bool data) {
-  throw model::InputError(where + ": " + msg, data);
+// A command-line parameter refused (a usage error).
+[[noreturn]] void fail(const std::string& where, const std::string& msg) {
+  throw model::InputError(where + ": " + msg, false);
 }
 
 uint64_t json_number(const nlohmann::json& j, const model::JsonFile& f, const std::string& at) {
@@ -78,9 +79,9 @@ ParamValue param_from_text(std::string_view text, const std::string& what) {
       const auto item = list.substr(0, comma);
       const auto w = number(item);
       if (!w || *w > 0xffffffffu)
-        fail(what, "'" + std::string(item) + "' is not a 32-bit word (decimal or 0x hex)", false);
+        fail(what, "'" + std::string(item) + "' is not a 32-bit word (decimal or 0x hex)");
       v.words.push_back(static_cast<uint32_t>(*w));
-      if (v.words.size() > kMaxWords) fail(what, "at most 1048576 words", false);
+      if (v.words.size() > kMaxWords) fail(what, "at most 1048576 words");
       if (comma == std::string_view::npos) break;
       list.remove_prefix(comma + 1);
     }
@@ -88,8 +89,7 @@ ParamValue param_from_text(std::string_view text, const std::string& what) {
   if (text.starts_with("zeros:")) {
     const auto n = number(text.substr(6));
     if (!n || *n > kMaxWords)
-      fail(what, "'" + std::string(text.substr(6)) + "' is not a number of words up to 1048576",
-           false);
+      fail(what, "'" + std::string(text.substr(6)) + "' is not a number of words up to 1048576");
     v.is_buffer = true;
     v.words.assign(*n, 0);
   } else if (text.starts_with("words:")) {
@@ -97,8 +97,7 @@ ParamValue param_from_text(std::string_view text, const std::string& what) {
     words(text.substr(6));
   } else {
     const auto n = number(text);
-    if (!n)
-      fail(what, "'" + std::string(text) + "' is not a number, words:W,W,... or zeros:N", false);
+    if (!n) fail(what, "'" + std::string(text) + "' is not a number, words:W,W,... or zeros:N");
     v.value = *n;
   }
   return v;
@@ -106,8 +105,7 @@ ParamValue param_from_text(std::string_view text, const std::string& what) {
 
 LaunchSpec launch_from_json(const model::JsonFile& f, const nlohmann::json& j,
                             const std::string& at) {
-  // The path of member `name` of the launch.
-  const auto in = [&at](const std::string& name) { return at.empty() ? name : at + "." + name; };
+  const auto in = [&at](const std::string& name) { return model::json_member_path(at, name); };
   if (!j.is_object()) f.fail(at, "expected an object with \"threads\" and \"params\"");
   LaunchSpec s;
   if (!j.contains("threads")) f.fail(at, "\"threads\" is missing");

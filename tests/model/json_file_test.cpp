@@ -21,10 +21,21 @@ std::string message_of(const std::function<void()>& f) {
   return "(nothing thrown)";
 }
 
-// Line and column of `path` in `text`, as "L:C".
-std::string at(std::string_view text, std::string_view path, bool at_name = false) {
-  const auto [l, c] = model::line_column(text, model::json_offset(text, path, at_name));
+// Line and column of byte `byte` of `text`, as "L:C".
+std::string lc(std::string_view text, std::size_t byte) {
+  const auto [l, c] = model::line_column(text, byte);
   return std::to_string(l) + ":" + std::to_string(c);
+}
+
+// Line and column of the value at `path` in `text`.
+std::string at(std::string_view text, std::string_view path) {
+  return lc(text, model::json_offset(text, path));
+}
+
+// Line and column of member `name`'s own name in the object at `path` ("-" when it has none).
+std::string name_at(std::string_view text, std::string_view path, std::string_view name) {
+  const auto n = model::json_name_offset(text, model::json_offset(text, path), name);
+  return n ? lc(text, *n) : "-";
 }
 
 TEST(JsonFile, FindsTheValueAPathNames) {
@@ -36,8 +47,10 @@ TEST(JsonFile, FindsTheValueAPathNames) {
   EXPECT_EQ(at(t, "a[1].b"), "2:18");
   EXPECT_EQ(at(t, "a[2][1]"), "2:28");
   EXPECT_EQ(at(t, "c.d"), "4:3");
-  EXPECT_EQ(at(t, "c.d", true), "3:10");
-  EXPECT_EQ(at(t, "c", true), "3:3");
+  EXPECT_EQ(name_at(t, "c", "d"), "3:10");
+  EXPECT_EQ(name_at(t, "", "c"), "3:3");
+  EXPECT_EQ(name_at(t, "c", "e"), "-");
+  EXPECT_EQ(name_at(t, "a", "b"), "-");  // an array has no members
 }
 
 TEST(JsonFile, SkipsStringsThatLookLikeStructure) {
@@ -50,10 +63,39 @@ TEST(JsonFile, SkipsStringsThatLookLikeStructure) {
 }
 
 TEST(JsonFile, APathThatLeavesTheTextGivesTheDeepestValueFound) {
-  const std::string t = R"({"a": [1, 2]})";
-  EXPECT_EQ(at(t, "a[5]"), "1:7");
+  // The array is not the last value: an index past its end stops at the array, not at what
+  // follows it.
+  const std::string t = R"({"a": [1, 2], "b": [3], "e": []})";
+  EXPECT_EQ(at(t, "a[2]"), "1:7");
+  EXPECT_EQ(at(t, "a[3]"), "1:7");
   EXPECT_EQ(at(t, "a[0].b"), "1:8");
+  EXPECT_EQ(at(t, "e[0]"), "1:30");
   EXPECT_EQ(at(t, "zz"), "1:1");
+}
+
+TEST(JsonFile, MemberNamesMayHoldAnyCharacter) {
+  // Names with '.', '[' or nothing at all are compared whole: they are found by name, not by
+  // reading them as a path.
+  const std::string t = R"({"a": 1, "a.b": 2, "q[0]": 3, "": 4})";
+  EXPECT_EQ(name_at(t, "", "a.b"), "1:10");
+  EXPECT_EQ(name_at(t, "", "q[0]"), "1:20");
+  EXPECT_EQ(name_at(t, "", ""), "1:31");
+}
+
+TEST(JsonFile, AByteOrderMarkIsNeitherSkippedOverNorCounted) {
+  const std::string t = "\xEF\xBB\xBF{\"a\": {\"b\": 7}}";
+  EXPECT_EQ(at(t, "a.b"), "1:13");
+  EXPECT_EQ(lc(t, 0), "1:1");
+  const model::JsonFile f(t, "bom.json");
+  EXPECT_EQ(f.place("a.b"), "bom.json:1:13");
+}
+
+TEST(JsonFile, APlaceInsideAString) {
+  const model::JsonFile f("{\n  \"i\": \"abc def\",\n  \"j\": \"a\\tb\"}", "s.json");
+  // Without escapes, byte 4 of the value (the "d") is the text's: column 13 of line 2.
+  EXPECT_EQ(f.place_in_string("i", "abc def", 4), "s.json:2:13");
+  // With an escape, the string's own place.
+  EXPECT_EQ(f.place_in_string("j", "a\tb", 2), "s.json:3:8");
 }
 
 TEST(JsonFile, ColumnsCountCharactersNotBytes) {
@@ -69,6 +111,8 @@ TEST(JsonFile, ErrorsNameFileLineColumnAndPath) {
   EXPECT_EQ(message_of([&] { f.fail("threads[1].a", "not a word"); }),
             "s.json:4:9: threads[1].a: not a word");
   EXPECT_EQ(message_of([&] { f.fail("", "no lanes"); }), "s.json:1:1: no lanes");
+  EXPECT_EQ(message_of([&] { f.fail("threads[1]", "unknown member", "a"); }),
+            "s.json:4:4: threads[1]: unknown member");
 }
 
 TEST(JsonFile, StateErrorsPointAtTheValue) {
@@ -84,6 +128,22 @@ TEST(JsonFile, StateErrorsPointAtTheValue) {
   EXPECT_EQ(message_of([&] { model::cta_from_json(js, p); }),
             "b.json:36:19: threads[33].bar: given, but the instruction does not read it from a "
             "register");
+}
+
+TEST(JsonFile, AnUnknownMemberWithADotIsPlacedAtItsName) {
+  std::string lanes;
+  for (int i = 0; i < 32; ++i)
+    lanes += std::string(i ? "," : "") +
+             (i == 3 ? R"({"a": 1, "mask": 1, "a.b": 2})" : R"({"a": 1, "mask": 1})");
+  const auto js = model::read_state_text(R"({"lanes": [)" + lanes + "]}", "d.json");
+  const auto p =
+      std::get<spec::ParsedInstr>(spec::parse_instruction("match.any.sync.b32 d, a, m;"));
+  const auto msg = message_of([&] { model::warp_from_json(js, p); });
+  EXPECT_EQ(msg.rfind("d.json:1:" + std::to_string(11 + 3 * 20 + 20 + 1) +
+                          ": lanes[3]: unknown member \"a.b\"",
+                      0),
+            0u)
+      << msg;
 }
 
 TEST(JsonFile, AnUnknownMemberIsPlacedAtItsName) {
