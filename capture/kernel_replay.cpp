@@ -106,11 +106,22 @@ LaunchRecord parse_launch_record(std::string_view text, const std::string& file,
   };
   const Json j = model::parse_json_line(std::string(text), file, line);
   if (!j.is_object()) fail("", "expected a launch record (a JSON object)");
+  static const std::vector<std::string_view> kRecordMembers{"kernel", "run",    "status", "error",
+                                                            "device", "driver", "buffers"};
+  if (const auto* name = model::unknown_member(j, kRecordMembers)) {
+    const auto column =
+        model::line_column(
+            text, model::json_name_offset(text, model::json_offset(text, ""), *name).value_or(0))
+            .second;
+    throw model::FormatError(file, line, column, model::unknown_member_text(*name, kRecordMembers));
+  }
   LaunchRecord r;
   r.kernel = member(j, "", "kernel", &Json::is_string, "a string", true, fail)->get<std::string>();
   if (const auto* run =
-          member(j, "", "run", &Json::is_number_unsigned, "a run number", false, fail))
+          member(j, "", "run", &Json::is_number_unsigned, "a run number", false, fail)) {
+    if (run->get<uint64_t>() > 0xffffffffu) fail("run", "expected a run number below 2^32");
     r.run = run->get<unsigned>();
+  }
   r.status = member(j, "", "status", &Json::is_string, "a string", true, fail)->get<std::string>();
   if (r.status != "completed" && r.status != "hang" && r.status != "error")
     fail("status", "\"" + spec::shown_text(r.status) + "\": expected completed, hang or error");
@@ -190,12 +201,14 @@ std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
   const auto& j = f.root();
   const fs::path dir = index.parent_path();
   if (!j.is_object()) f.fail("", "expected an object with \"sets\"");
+  f.only_members(j, "", {"sets"});
   const auto& all = *member(j, "", "sets", &Json::is_array, "an array", true, refuse);
   std::vector<KernelSet> sets;
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string at = "sets[" + std::to_string(i) + "]";
     if (!all[i].is_object()) f.fail(at, "expected an object");
     const auto& s = all[i];
+    f.only_members(s, at, {"name", "manifests", "records", "sample"});
     KernelSet k;
     k.name = member(s, at, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
     for (auto [name, to] :
@@ -209,8 +222,12 @@ std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
       }
     }
     if (const auto* n =
-            member(s, at, "sample", &Json::is_number_unsigned, "a positive count", false, refuse))
-      k.sample = std::max(1u, n->get<unsigned>());
+            member(s, at, "sample", &Json::is_number_unsigned, "a positive count", false, refuse)) {
+      if (n->get<uint64_t>() == 0 || n->get<uint64_t>() > 0xffffffffu)
+        f.fail(model::json_member_path(at, "sample"),
+               "expected a positive count (at most 2^32 - 1)");
+      k.sample = n->get<unsigned>();
+    }
     sets.push_back(std::move(k));
   }
   return sets;
@@ -235,6 +252,7 @@ std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manife
     const auto refuse = refuse_in(f);
     const auto& j = f.root();
     if (!j.is_object()) f.fail("", "expected an object with \"kernels\"");
+    f.only_members(j, "", {"kernels", "generator"});
     const auto& all = *member(j, "", "kernels", &Json::is_array, "an array", true, refuse);
     for (std::size_t i = 0; i < all.size(); ++i) {
       const std::string at = "kernels[" + std::to_string(i) + "]";
@@ -249,7 +267,12 @@ std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manife
       const auto entry = member(k, at, "entry", &Json::is_string, "the .entry's name", true, refuse)
                              ->get<std::string>();
       (void)member(k, at, "params", &Json::is_array, "an array", true, refuse);
-      auto launch = programs::launch_from_json(f, k, at);
+      auto launch = programs::launch_from_json(f, k, at, programs::kManifestKernelMembers);
+      // A name given twice would let the later kernel stand for records of the earlier one.
+      if (const auto it = kernels.find(name); it != kernels.end())
+        f.fail(model::json_member_path(at, "name"),
+               "\"" + spec::shown_text(name) + "\" is already the name of " +
+                   it->second.manifest->file() + "'s " + it->second.at);
       std::error_code ec;
       if (!fs::exists(ptx, ec) && fs::exists(ptx.string() + ".gz", ec)) ptx += ".gz";
       kernels[name] = {entry, std::move(launch), ptx, file, at};
@@ -294,11 +317,19 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
         if (r.buffers.size() != params.size())
           throw refuse("buffers", std::to_string(r.buffers.size()) + " entries, but " + r.kernel +
                                       " takes " + std::to_string(params.size()) + " parameters");
-        for (std::size_t i = 0; i < params.size(); ++i)
+        for (std::size_t i = 0; i < params.size(); ++i) {
+          const std::string at = "buffers[" + std::to_string(i) + "]";
           if (r.buffers[i].has_value() != params[i].is_buffer)
-            throw refuse("buffers[" + std::to_string(i) + "]",
+            throw refuse(at,
                          std::string("expected ") +
                              (params[i].is_buffer ? "the buffer's words" : "null for a scalar"));
+          // A buffer of another size is a record of another launch, not a contradiction.
+          if (r.buffers[i] && r.buffers[i]->size() != params[i].words.size())
+            throw refuse(at, std::to_string(r.buffers[i]->size()) +
+                                 (r.buffers[i]->size() == 1 ? " word" : " words") + ", but " +
+                                 r.kernel + "'s buffer has " +
+                                 std::to_string(params[i].words.size()));
+        }
       }
       if (index_of.emplace(r.kernel, order.size()).second) order.push_back(r.kernel);
       records.push_back(std::move(r));

@@ -43,13 +43,17 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
                       const std::string& programs, bool sampled, uint64_t max_states) {
   if (inputs.empty() && programs.empty())
     throw Failure{kExitUsage, "give capture files or folders, --programs INDEX, or both"};
-  bool programs_agree = true;
+  // What the kernel records say: some launch contradicts its exploration, or none was replayed.
+  bool records_disagree = false, records_empty = false;
 #ifdef WARPSPEC_HAVE_KERNEL_REPLAY
   if (!programs.empty()) {
     std::cout << "capture-check: recorded kernel launches (" << programs
               << ") replayed against their explorations\n\n";
-    programs_agree = replay_program_records(programs, sampled, max_states, "");
-    if (inputs.empty()) return programs_agree ? kExitOk : kExitRefuted;
+    const auto v = replay_program_records(programs, sampled, max_states, "");
+    records_disagree = v == RecordsVerdict::Disagree;
+    records_empty = v == RecordsVerdict::Nothing;
+    if (inputs.empty())
+      return records_disagree ? kExitRefuted : records_empty ? kExitUnknown : kExitOk;
     std::cout << "\n";
   }
 #else
@@ -183,13 +187,16 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
   }
   if (!facts.empty() && !model::write_file_atomically(facts, capture::observations_json(r) + "\n"))
     throw Failure{kExitCantCreate, facts + ": cannot write"};
-  const bool bad = total.mismatched > 0 || total.unavailable > 0 || !programs_agree;
-  // Captures without a defined lane (no records, or every lane undefined) confirm nothing.
-  const bool nothing = !bad && total.lanes == 0 && programs.empty();
+  const bool bad = total.mismatched > 0 || total.unavailable > 0 || records_disagree;
+  // Captures without a defined lane (no records, or every lane undefined) confirm nothing, nor
+  // do kernel records of which none was replayed.
+  const bool nothing = !bad && total.lanes == 0 && (programs.empty() || records_empty);
   std::cout << "\n"
-            << (bad ? "MISMATCH: " : nothing ? "NOTHING COMPARED: " : "AGREE: ") << total.agreed
-            << " of " << total.lanes
-            << " defined lanes agree, " << total.mismatched << " mismatch";
+            << (bad       ? "MISMATCH: "
+                : nothing ? "NOTHING COMPARED: "
+                          : "AGREE: ")
+            << total.agreed << " of " << total.lanes << " defined lanes agree, " << total.mismatched
+            << " mismatch";
   if (total.beside_ub)
     std::cout << " (" << total.beside_ub << " of them in states where UB fires on another lane)";
   std::cout << ", " << total.undefined << " undefined lanes observed";

@@ -18,6 +18,7 @@ enum ExitCode : int {
   kExitDataError = 65,   ///< malformed input file
   kExitNoInput = 66,     ///< input file missing or unreadable
   kExitInternal = 70,    ///< internal error (a bug in warpspec)
+  kExitNoMemory = 71,    ///< the system would not give the memory the work needs
   kExitCantCreate = 73,  ///< output file could not be written
 };
 
@@ -44,8 +45,8 @@ struct Command {
 /// The process-wide registry. Each subcommand file adds one entry at static-initialisation time.
 std::vector<Command>& registry();
 
-/// Registers a subcommand; use as `const bool NAME_registered = add_command({...});` (one name per file, so that the
-/// files can be compiled as one unit).
+/// Registers a subcommand; use as `const bool NAME_registered = add_command({...});` (one name per
+/// file, so that the files can be compiled as one unit).
 bool add_command(Command c);
 
 }  // namespace warpspec::cli

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include "cli/command.hpp"
 #include "model/input.hpp"
@@ -36,8 +37,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 ok/proved/agrees, 1 refuted/mismatch, 2 unknown, 3 UB found, 4 form not "
-      "available on the target, 64 usage, 65 bad input data, 66 missing input, 70 internal, 73 "
-      "cannot write output. See docs/cli.md.");
+      "available on the target, 64 usage, 65 bad input data, 66 missing input, 70 internal, 71 "
+      "out of memory, 73 cannot write output. See docs/cli.md.");
   auto commands = registry();
   std::sort(commands.begin(), commands.end(),
             [](const Command& a, const Command& b) { return a.order < b.order; });
@@ -79,6 +80,11 @@ int main(int argc, char** argv) {
   } catch (const warpspec::model::InputError& e) {
     std::cerr << "warpspec: " << e.what() << "\n";
     return as_failure(e).code;
+  } catch (const std::bad_alloc&) {
+    // Not a bug: an input too large for the memory this process may take (ulimit, cgroup).
+    std::cerr << "warpspec: out of memory: the input or the work it asks for needs more memory "
+                 "than this process may use\n";
+    return kExitNoMemory;
   } catch (const std::exception& e) {
     std::cerr << "warpspec: internal error: " << e.what() << "\n";
     return kExitInternal;

@@ -15,8 +15,8 @@
 
 namespace warpspec::cli {
 
-bool replay_program_records(const std::string& index, bool sampled, uint64_t max_states,
-                            const std::string& indent) {
+RecordsVerdict replay_program_records(const std::string& index, bool sampled, uint64_t max_states,
+                                      const std::string& indent) {
   std::vector<capture::KernelSet> sets;
   std::vector<capture::KernelSetReplay> done;
   programs::ExploreOptions options;
@@ -96,8 +96,15 @@ bool replay_program_records(const std::string& index, bool sampled, uint64_t max
             << " launches contradict a finished exploration";
   if (undecided)
     std::cout << " (" << undecided << " undecided: their exploration stopped at its limit first)";
-  std::cout << ": " << (contradictions ? "DISAGREES" : "agrees") << "\n";
-  return contradictions == 0;
+  // No launch replayed (an empty index or records file) confirms nothing.
+  std::cout << ": "
+            << (contradictions ? "DISAGREES"
+                : launches     ? "agrees"
+                               : "NOTHING COMPARED")
+            << "\n";
+  return contradictions ? RecordsVerdict::Disagree
+         : launches     ? RecordsVerdict::Agree
+                        : RecordsVerdict::Nothing;
 }
 
 }  // namespace warpspec::cli

@@ -212,7 +212,8 @@ bool program_corpus(const std::string& index) {
     std::cout << "  no kernel records found: skipped (give --programs INDEX)\n\n";
     return true;
   }
-  const bool ok = replay_program_records(index, true, 20000, "  ");
+  // A set of records of which no launch was replayed confirms nothing: the report does not agree.
+  const bool ok = replay_program_records(index, true, 20000, "  ") == RecordsVerdict::Agree;
   std::cout << "\n";
   return ok;
 }

@@ -1,39 +1,68 @@
 #include "model/input.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <vector>
+
+#include "spec/instr_parse.hpp"
 
 namespace warpspec::model {
 
 namespace {
 
+// `path` as messages show it.
+std::string shown_path(const std::string& path) {
+  return path == "-" ? std::string("standard input") : spec::shown_text(path, false, 240);
+}
+
+// Everything `in` holds, read in blocks up to kMaxInputBytes (an endless input, /dev/zero, is
+// refused rather than read until memory runs out); a read error is named, not taken for the end.
+std::string read_all(std::istream& in, const std::string& path) {
+  std::string text;
+  std::vector<char> block(1 << 16);
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())), in.gcount() > 0) {
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputBytes)
+      throw MissingInput(shown_path(path) + ": larger than " +
+                         std::to_string(kMaxInputBytes >> 20) + " MiB, more than an input may be");
+  }
+  if (in.bad()) throw MissingInput(shown_path(path) + ": cannot read it (an I/O error)");
+  return text;
+}
+
 // A stream over everything `in` holds: standard input and FIFOs can be read only once.
-std::unique_ptr<std::istream> in_memory(std::istream& in) {
-  std::ostringstream all;
-  all << in.rdbuf();
-  return std::make_unique<std::istringstream>(std::move(all).str());
+std::unique_ptr<std::istream> in_memory(std::istream& in, const std::string& path) {
+  return std::make_unique<std::istringstream>(read_all(in, path));
 }
 
 }  // namespace
 
 InputFile::InputFile(const std::string& path) : path_(path) {
+  struct stat st {};
   if (path == "-") {
-    in_ = in_memory(std::cin);
+    // Standard input closed, or a folder, would otherwise read as an empty file.
+    if (::fstat(STDIN_FILENO, &st) != 0)
+      throw MissingInput("standard input: cannot read it (" + std::string(std::strerror(errno)) +
+                         ")");
+    if (S_ISDIR(st.st_mode)) throw MissingInput("standard input: is a directory, not a file");
+    in_ = in_memory(std::cin, path);
     return;
   }
-  struct stat st {};
+  // A path as a file names it may be of any length: shown cut, with control bytes escaped.
+  const std::string shown = shown_path(path);
   if (::stat(path.c_str(), &st) != 0)
-    throw MissingInput(path + ": cannot open the file (" + std::strerror(errno) + ")");
-  if (S_ISDIR(st.st_mode)) throw MissingInput(path + ": is a directory, not a file");
+    throw MissingInput(shown + ": cannot open the file (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw MissingInput(shown + ": is a directory, not a file");
   auto f = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!*f) throw MissingInput(path + ": cannot open the file (" + std::strerror(errno) + ")");
+  if (!*f) throw MissingInput(shown + ": cannot open the file (" + std::strerror(errno) + ")");
   if (S_ISREG(st.st_mode))
     in_ = std::move(f);
   else
-    in_ = in_memory(*f);  // a FIFO or a device: what it gives now, kept
+    in_ = in_memory(*f, path);  // a FIFO or a device: what it gives now, kept
 }
 
 void InputFile::rewind() {
@@ -43,9 +72,7 @@ void InputFile::rewind() {
 
 std::string read_input(const std::string& path) {
   InputFile f(path);
-  std::ostringstream os;
-  os << f.stream().rdbuf();
-  return std::move(os).str();
+  return read_all(f.stream(), path);
 }
 
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte) {

@@ -66,7 +66,12 @@ class InputFile {
   std::unique_ptr<std::istream> in_;
 };
 
-/// The whole content of `path`, opened as InputFile opens it.
+/// The most bytes an input read whole may hold (a FIFO, a device, standard input, or a file
+/// read by read_input): an endless one is refused rather than read until memory runs out.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+
+/// The whole content of `path`, opened as InputFile opens it; MissingInput beyond
+/// kMaxInputBytes or on a read error.
 std::string read_input(const std::string& path);
 
 }  // namespace warpspec::model

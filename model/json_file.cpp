@@ -1,7 +1,10 @@
 #include "model/json_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <vector>
@@ -81,6 +84,59 @@ std::size_t member_name_at(std::string_view text, std::size_t nth) {
   return 0;
 }
 
+// The first number of `text` (outside strings) too large for a double, and where it starts;
+// (0, "") when there is none.
+std::pair<std::size_t, std::string_view> overflowing_number(std::string_view text) {
+  for (std::size_t i = bom(text); i < text.size();) {
+    if (text[i] == '"') {
+      i = skip_string(text, i);
+    } else if (text[i] == '-' || (text[i] >= '0' && text[i] <= '9')) {
+      const std::size_t end = skip_value(text, i);
+      const std::string token(text.substr(i, end - i));
+      errno = 0;
+      if (std::isinf(std::strtod(token.c_str(), nullptr)) && errno == ERANGE)
+        return {i, text.substr(i, end - i)};
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  return {0, {}};
+}
+
+// The JSON path of the object or array of `text` that most closely holds byte `at` (a member
+// name there); the text is read only as far as it is well formed.
+std::string path_of(std::string_view text, std::size_t at) {
+  std::string path;
+  for (std::size_t i = skip_space(text, bom(text)); i < text.size();) {
+    const bool object = text[i] == '{';
+    if (!object && text[i] != '[') break;
+    std::size_t k = skip_space(text, i + 1), next = text.size();
+    for (std::size_t n = 0; k < text.size(); ++n) {
+      std::size_t value = k, after = k;
+      if (object) {
+        if (text[k] != '"') break;
+        after = skip_string(text, k);
+        value = skip_space(text, skip_space(text, after) + 1);
+      }
+      const std::size_t end = skip_value(text, value);
+      if (at >= k && at < end) {
+        if (at < value) return path;  // on the member's name
+        path = object ? json_member_path(path, name_of(text.substr(k, after - k)))
+                      : path + "[" + std::to_string(n) + "]";
+        next = value;
+        break;
+      }
+      k = skip_space(text, end);
+      if (k >= text.size() || text[k] != ',') break;
+      k = skip_space(text, k + 1);
+    }
+    if (next >= text.size()) break;
+    i = next;
+  }
+  return path;
+}
+
 // A member name given twice in one object, which JSON readers take differently (nlohmann keeps
 // the last): refused, as the line-based readers refuse it.
 struct DuplicateName {
@@ -95,6 +151,9 @@ struct JsonFault {
 };
 
 nlohmann::json parse_or_fault(const std::string& text) {
+  // The JSON library takes a NUL byte for the end of the text, and would read nothing after it.
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw JsonFault{nul, "a NUL byte, which JSON text never holds"};
   try {
     std::vector<std::set<std::string>> names;  // per open object, the names met so far
     std::size_t count = 0;
@@ -110,18 +169,19 @@ nlohmann::json parse_or_fault(const std::string& text) {
     };
     return json::parse(text, refuse_twice);
   } catch (const DuplicateName& d) {
-    throw JsonFault{member_name_at(text, d.nth),
-                    "the member \"" + spec::shown_text(d.name) + "\" is given twice"};
+    const std::size_t at = member_name_at(text, d.nth);
+    // Named by its path, as the line readers name it (json/read.hpp).
+    throw JsonFault{at, json_member_path(path_of(text, at), spec::shown_text(d.name)) +
+                            ": the member \"" + spec::shown_text(d.name) + "\" is given twice"};
   } catch (const json::parse_error& e) {
     throw JsonFault{e.byte == 0 ? 0 : e.byte - 1,
                     "malformed JSON (" + json_error_text(e.what()) + ")"};
   } catch (const json::exception& e) {
-    // Not a syntax error (a number too large for a double): point at the number it names.
-    const std::string what = e.what();
-    const auto b = what.find('\''), q = what.rfind('\'');
-    const auto at = b < q ? text.find(what.substr(b + 1, q - b - 1)) : std::string::npos;
-    throw JsonFault{at == std::string::npos ? 0 : at,
-                    "malformed JSON (" + json_error_text(what) + ")"};
+    // Not a syntax error: a number too large for a double (the only other error the library
+    // raises while parsing). The place is that of the first such number outside strings.
+    const auto [at, token] = overflowing_number(text);
+    throw JsonFault{at, "malformed JSON (the number " + spec::shown_text(token, true) +
+                            " is too large for a double)"};
   }
 }
 
@@ -187,6 +247,11 @@ std::string JsonFile::where(std::size_t byte) const {
   return file_ + ":" + std::to_string(l) + ":" + std::to_string(c);
 }
 
+std::string_view JsonFile::raw(std::string_view path) const {
+  const std::size_t at = json_offset(text_, path);
+  return std::string_view(text_).substr(at, skip_value(text_, at) - at);
+}
+
 std::string JsonFile::place(std::string_view path) const {
   return where(json_offset(text_, path));
 }
@@ -210,6 +275,25 @@ void JsonFile::fail(std::string_view path, const std::string& msg,
   throw InputError((name ? place_of_name(path, *name) : place(path)) +
                        (path.empty() ? "" : ": " + std::string(path)) + ": " + msg,
                    true);
+}
+
+void JsonFile::only_members(const nlohmann::json& obj, std::string_view at,
+                            const std::vector<std::string_view>& names) const {
+  if (const auto* name = unknown_member(obj, names))
+    fail(at, unknown_member_text(*name, names), *name);
+}
+
+const std::string* unknown_member(const nlohmann::json& obj,
+                                  const std::vector<std::string_view>& names) {
+  for (auto it = obj.begin(); it != obj.end(); ++it)
+    if (std::find(names.begin(), names.end(), it.key()) == names.end()) return &it.key();
+  return nullptr;
+}
+
+std::string unknown_member_text(std::string_view name, const std::vector<std::string_view>& names) {
+  std::string known;
+  for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  return "unknown member \"" + spec::shown_text(name) + "\" (the format has " + known + ")";
 }
 
 nlohmann::json parse_json(const std::string& text, const std::string& file) {

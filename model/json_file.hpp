@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/input.hpp"
 
@@ -35,6 +36,8 @@ class JsonFile {
   const nlohmann::json& root() const { return root_; }
   /// The file's name, for messages.
   const std::string& file() const { return file_; }
+  /// The text of the value at `path` as the file writes it (a number's digits as they stand).
+  std::string_view raw(std::string_view path) const;
   /// "file:line:column" of the value at `path`.
   std::string place(std::string_view path) const;
   /// "file:line:column" of member `name`'s own name in the object at `object` (that of the
@@ -44,6 +47,10 @@ class JsonFile {
   /// it without escapes (else that of the string).
   std::string place_in_string(std::string_view path, std::string_view value,
                               std::size_t byte) const;
+  /// Refuses (fail()) a member of the object `obj`, the value at `at`, whose name is not one of
+  /// `names`, placed at that name: a misspelled member would otherwise be ignored unseen.
+  void only_members(const nlohmann::json& obj, std::string_view at,
+                    const std::vector<std::string_view>& names) const;
   /// Throws InputError (data) "file:line:column: path: msg" about the value at `path` ("file:
   /// line:column: msg" when `path` is empty), placed at that value, or at its member `name`'s
   /// own name when one is given (a member it should not have).
@@ -55,6 +62,12 @@ class JsonFile {
   std::string text_, file_;
   nlohmann::json root_;
 };
+
+/// The first member of the object `obj` whose name is not one of `names`; nullptr when none.
+const std::string* unknown_member(const nlohmann::json& obj,
+                                  const std::vector<std::string_view>& names);
+/// What is said of it: 'unknown member "x" (the format has a, b, c)'.
+std::string unknown_member_text(std::string_view name, const std::vector<std::string_view>& names);
 
 /// Parses a whole JSON document; malformed text, or a member name given twice in one object, is
 /// an InputError naming `file`, line and column.

@@ -93,41 +93,28 @@ void apply_statuses(const StateFlags& f, std::size_t n, SetStatus set) {
 
 using json = nlohmann::json;
 
-std::string json_value_text(const json& v, const Where& where) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
-  if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
-  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
-  if (v.is_number_float()) {
-    std::ostringstream os;
-    os.precision(17);
-    os << v.get<double>();
-    auto s = os.str();
-    if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-    return s;
-  }
-  where.fail("expected a number or a string, found " + std::string(v.type_name()));
+// A lane value of a state file: a string's content, or a number as the file writes it (so that a
+// message quotes it as written, and a large integer is not first rounded to a double); true and
+// false only where the operand is a predicate.
+uint64_t value_at(const json& v, const spec::ValueSyntax& syn, const Where& where) {
+  std::string text;
+  if (v.is_string())
+    text = v.get<std::string>();
+  else if (v.is_boolean() && syn.is_pred)
+    text = v.get<bool>() ? "1" : "0";
+  else if (v.is_number())
+    text = std::string(where.file->raw(where.path));
+  else
+    where.fail(std::string("expected ") +
+               (syn.is_pred ? "0, 1, true, false" : "a number or a string") + ", found " +
+               v.type_name());
+  return value_or_throw(text, syn, where);
 }
 
 const json& field(const json& obj, const char* name, const Where& where) {
   auto it = obj.find(name);
   if (it == obj.end()) where.fail("missing field \"" + std::string(name) + "\"");
   return *it;
-}
-
-// Refuses a member the format does not have: a misspelled "stauts" would otherwise leave the
-// lane at its default without a word.
-void only_members(const json& obj, std::initializer_list<std::string_view> names,
-                  const Where& where) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    if (std::find(names.begin(), names.end(), it.key()) != names.end()) continue;
-    std::string known;
-    for (const auto n : names) known += (known.empty() ? "" : ", ") + std::string(n);
-    // The place is the misspelled name's own.
-    where.fail(
-        "unknown member \"" + spec::shown_text(it.key()) + "\" (the format has " + known + ")",
-        it.key());
-  }
 }
 
 LaneStatus status_from(const json& v, const Where& where) {
@@ -248,8 +235,7 @@ void word_operand_from_json(const spec::ParsedInstr& p, const char* name,
     out = *imm;
     return;
   }
-  out = static_cast<uint32_t>(
-      value_or_throw(json_value_text(field(l, name, where), at), kMaskSyntax, at));
+  out = static_cast<uint32_t>(value_at(field(l, name, where), kMaskSyntax, at));
   if (imm && out != *imm) at.fail(std::string("differs from the instruction's immediate ") + name);
 }
 
@@ -363,7 +349,7 @@ JsonState read_state_text(std::string text, const std::string& path) {
   const auto& f = *js.doc;
   const auto& doc = f.root();
   if (!doc.is_object()) f.fail("", "expected a JSON object at the top level");
-  only_members(doc, {"schema", "instruction", "target", "ptx", "lanes", "threads"}, Where(f, ""));
+  f.only_members(doc, "", {"schema", "instruction", "target", "ptx", "lanes", "threads"});
   if (auto it = doc.find("schema"); it != doc.end() && *it != "warpspec-state/1")
     f.fail("schema", (it->is_string() ? "\"" + spec::shown_text(it->get<std::string>()) + "\""
                                       : std::string("a value of type ") + it->type_name()) +
@@ -386,6 +372,9 @@ JsonState read_state_text(std::string text, const std::string& path) {
 Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
   const auto& f = *js.doc;
   const auto syn = spec::value_syntax(p);
+  if (f.root().contains("threads"))
+    f.fail("threads",
+           p.text + " is a warp instruction: its state has 32 \"lanes\", not \"threads\"");
   const auto& lanes = field(f.root(), "lanes", Where(f, ""));
   if (!lanes.is_array() || lanes.size() != spec::kWarpSize)
     f.fail("lanes", "expected an array of exactly 32 lane objects");
@@ -394,31 +383,27 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     const Where where(f, "lanes[" + std::to_string(i) + "]");
     const auto& l = lanes[i];
     if (!l.is_object()) where.fail("expected an object");
-    only_members(l, {"lane", "status", "mask", "a", "site", "b", "c"}, where);
+    f.only_members(l, where.path, {"lane", "status", "mask", "a", "site", "b", "c"});
     if (auto it = l.find("lane");
         it != l.end() && !(it->is_number_unsigned() && it->get<uint64_t>() == i))
       (where + ".lane").fail("expected " + std::to_string(i) + " (lanes are listed in order)");
     set_status(
         w, i,
         l.contains("status") ? status_from(l["status"], where + ".status") : LaneStatus::Executes);
-    if (!syn.none)
-      w.a[i] =
-          value_or_throw(json_value_text(field(l, "a", where), where + ".a"), syn, where + ".a");
+    if (syn.none && l.contains("a")) (where + ".a").fail(p.text + " has no source operand a");
+    if (!syn.none) w.a[i] = value_at(field(l, "a", where), syn, where + ".a");
     const Where mask = where + ".mask";
     if (!spec::has_membermask(p.instr.form)) {
       if (l.contains("mask")) mask.fail(p.text + " has no membermask");
     } else if (p.instr.imm_mask) {
       w.mask[i] = *p.instr.imm_mask;
-      if (l.contains("mask") &&
-          value_or_throw(json_value_text(l["mask"], mask), kMaskSyntax, mask) != *p.instr.imm_mask)
+      if (l.contains("mask") && value_at(l["mask"], kMaskSyntax, mask) != *p.instr.imm_mask)
         mask.fail("differs from the instruction's immediate membermask");
     } else {
-      w.mask[i] = static_cast<uint32_t>(
-          value_or_throw(json_value_text(field(l, "mask", where), mask), kMaskSyntax, mask));
+      w.mask[i] = static_cast<uint32_t>(value_at(field(l, "mask", where), kMaskSyntax, mask));
     }
     if (l.contains("site"))
-      w.site[i] = static_cast<uint32_t>(value_or_throw(json_value_text(l["site"], where + ".site"),
-                                                       kSiteSyntax, where + ".site"));
+      w.site[i] = static_cast<uint32_t>(value_at(l["site"], kSiteSyntax, where + ".site"));
     word_operand_from_json(p, "b", p.instr.imm_b, l, where, w.b[i]);
     word_operand_from_json(p, "c", p.instr.imm_c, l, where, w.c[i]);
   }
@@ -428,6 +413,8 @@ Warp warp_from_json(const JsonState& js, const spec::ParsedInstr& p) {
 Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
   const auto& f = *js.doc;
   const auto syn = spec::value_syntax(p);
+  if (f.root().contains("lanes"))
+    f.fail("lanes", p.text + " is a block barrier: its state has \"threads\", not \"lanes\"");
   const auto& threads = field(f.root(), "threads", Where(f, ""));
   if (!threads.is_array() || threads.empty() || threads.size() > kMaxCtaThreads)
     f.fail("threads", "expected an array of 1 to 1024 thread objects");
@@ -436,14 +423,14 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
     const Where where(f, "threads[" + std::to_string(i) + "]");
     const auto& t = threads[i];
     if (!t.is_object()) where.fail("expected an object");
-    only_members(t, {"status", "a", "bar", "count", "via"}, where);
+    f.only_members(t, where.path, {"status", "a", "bar", "count", "via"});
     auto s =
         t.contains("status") ? status_from(t["status"], where + ".status") : LaneStatus::Executes;
     c.arrive[i] = s == LaneStatus::Executes;
     c.exited[i] = s == LaneStatus::Exited;
+    if (syn.none && t.contains("a")) (where + ".a").fail(p.text + " takes no predicate a");
     if (!syn.none)
-      c.pred[i] = static_cast<uint32_t>(
-          value_or_throw(json_value_text(field(t, "a", where), where + ".a"), syn, where + ".a"));
+      c.pred[i] = static_cast<uint32_t>(value_at(field(t, "a", where), syn, where + ".a"));
     auto reg = [&](const char* key, bool wanted, std::vector<uint32_t>& out) {
       if (!t.contains(key)) {
         if (wanted)
@@ -453,7 +440,7 @@ Cta cta_from_json(const JsonState& js, const spec::ParsedInstr& p) {
       }
       const Where at = where + "." + key;
       if (!wanted) at.fail("given, but the instruction does not read it from a register");
-      out[i] = static_cast<uint32_t>(value_or_throw(json_value_text(t[key], at), kMaskSyntax, at));
+      out[i] = static_cast<uint32_t>(value_at(t[key], kMaskSyntax, at));
     };
     reg("bar", !p.instr.imm_bar, c.bar);
     reg("count", p.instr.has_count && !p.instr.imm_count, c.count);

@@ -104,9 +104,12 @@ ParamValue param_from_text(std::string_view text, const std::string& what) {
 }
 
 LaunchSpec launch_from_json(const model::JsonFile& f, const nlohmann::json& j,
-                            const std::string& at) {
+                            const std::string& at, const std::vector<std::string_view>& also) {
   const auto in = [&at](const std::string& name) { return model::json_member_path(at, name); };
   if (!j.is_object()) f.fail(at, "expected an object with \"threads\" and \"params\"");
+  std::vector<std::string_view> names{"threads", "params", "target", "unknown", "entry"};
+  names.insert(names.end(), also.begin(), also.end());
+  f.only_members(j, at, names);
   LaunchSpec s;
   if (!j.contains("threads")) f.fail(at, "\"threads\" is missing");
   const auto n = json_number(j["threads"], f, in("threads"));

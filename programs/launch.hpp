@@ -30,9 +30,17 @@ struct LaunchSpec {
   /// position from 1, as written.
   std::vector<std::string> unknown;
 };
+/// What a launch manifest's kernel holds besides its launch: its name and PTX file, and what the
+/// corpus tests and the kernel generators keep with it (expected outcomes, why it is there, the
+/// planted bug). Any other member is refused.
+inline const std::vector<std::string_view> kManifestKernelMembers{"name", "ptx",   "expect",
+                                                                  "why",  "buggy", "bug"};
+
 /// Reads the launch `j`, the value at JSON path `at` of `file` (the whole file when `at` is
-/// empty). Throws model::InputError (data) naming file:line:column and the path.
+/// empty), which may hold the members `also` besides a launch's (a manifest's kernel has its
+/// name and PTX file). Throws model::InputError (data) naming file:line:column and the path.
 LaunchSpec launch_from_json(const model::JsonFile& file, const nlohmann::json& j,
-                            const std::string& at = "");
+                            const std::string& at = "",
+                            const std::vector<std::string_view>& also = {});
 
 }  // namespace warpspec::programs

@@ -239,6 +239,15 @@ bool in_form_arrive(FormId id) {
 ParsedInstr parse_ptx(Cursor& c) {
   const auto op_col = c.column();
   auto op = c.word();
+  if (op.empty()) {
+    // Not a letter: name the whole character (a UTF-8 one is several bytes), not an empty word.
+    const std::string_view rest = c.s.substr(c.pos);
+    std::size_t n = rest.empty() ? 0 : 1;
+    while (n < rest.size() && (static_cast<unsigned char>(rest[n]) & 0xc0u) == 0x80u) ++n;
+    throw Fail{op_col, rest.empty() ? "expected an instruction such as match.any.sync.b32"
+                                    : "expected an instruction such as match.any.sync.b32, found " +
+                                          quoted(rest.substr(0, n))};
+  }
   ParsedInstr out;
   out.instr.form = match_opcode(op, op_col);
   out.aligned = !(op.starts_with("barrier.") && op.find(".aligned") == std::string_view::npos);
@@ -602,6 +611,10 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
   const bool neg = t.front() == '-';
   if (t.front() == '+' || neg) t.remove_prefix(1);
   auto mag = parse_unsigned(t, 64);
+  const bool digits = !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!mag && digits)  // an integer, too large for any operand
+    return shown + (neg ? " is below the smallest " : " does not fit in ") +
+           std::to_string(syn.bits) + (neg ? "-bit value" : " bits");
   if (!mag) return shown + " is not an integer";
   if (neg) {
     const uint64_t limit = uint64_t{1} << (syn.bits - 1);

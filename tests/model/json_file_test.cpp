@@ -106,6 +106,15 @@ TEST(JsonFile, ColumnsCountCharactersNotBytes) {
   EXPECT_NE(msg.find("f.json:1:20: "), std::string::npos) << msg;
 }
 
+TEST(JsonFile, AMemberGivenTwiceIsNamedByItsPath) {
+  const auto msg = message_of([] {
+    model::JsonFile f(R"({"l":[{"a":1},{"b":{"x":1,"y":[1,{"z":1,"z":2}]}}]})", "d.json");
+  });
+  EXPECT_EQ(msg, "d.json:1:41: l[1].b.y[1].z: the member \"z\" is given twice");
+  EXPECT_EQ(message_of([] { model::JsonFile f(R"({"a":1, "a":2})", "t.json"); }),
+            "t.json:1:9: a: the member \"a\" is given twice");
+}
+
 TEST(JsonFile, ErrorsNameFileLineColumnAndPath) {
   const model::JsonFile f("{\n \"threads\": [\n  {\"a\": 1},\n  {\"a\": \"zz\"}\n ]\n}", "s.json");
   EXPECT_EQ(message_of([&] { f.fail("threads[1].a", "not a word"); }),

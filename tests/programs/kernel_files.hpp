@@ -46,7 +46,7 @@ inline Program kernel_program(const std::string& dir, const nlohmann::json& k) {
 /// The launch kernel `k` names.
 inline Launch kernel_launch(const nlohmann::json& k) {
   const model::JsonFile f(k.dump(), k["name"].get<std::string>());
-  return launch_from_json(f, f.root()).launch;
+  return launch_from_json(f, f.root(), "", kManifestKernelMembers).launch;
 }
 
 /// Kernel `k`'s default exploration, computed once per test program.
