@@ -134,8 +134,10 @@ LaunchRecord parse_launch_record(std::string_view text, const std::string& file,
                std::to_string(d->get<unsigned>() % 1000 / 10);
   else if (const auto* v = member(j, "", "driver", &Json::is_string, "a version", false, fail))
     r.driver = v->get<std::string>();
-  if (r.status == "completed") {
-    const auto& buffers = *member(j, "", "buffers", &Json::is_array, "an array", true, fail);
+  // A completed launch has its buffers; another may, and they are checked alike.
+  if (const auto* all =
+          member(j, "", "buffers", &Json::is_array, "an array", r.status == "completed", fail)) {
+    const auto& buffers = *all;
     for (std::size_t i = 0; i < buffers.size(); ++i) {
       const auto& b = buffers[i];
       if (b.is_null()) {
@@ -215,7 +217,7 @@ std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
          {std::pair{"manifests", &k.manifests}, std::pair{"records", &k.records}}) {
       const auto& files = *member(s, at, name, &Json::is_array, "an array of paths", true, refuse);
       for (std::size_t n = 0; n < files.size(); ++n) {
-        if (!files[n].is_string())
+        if (!files[n].is_string() || files[n].get_ref<const std::string&>().empty())
           f.fail(model::json_member_path(at, name) + "[" + std::to_string(n) + "]",
                  "expected a path");
         to->push_back(dir / files[n].get<std::string>());
@@ -261,9 +263,10 @@ std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manife
       // Everything a replay reads of the kernel, checked before any is explored.
       const auto name =
           member(k, at, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
-      fs::path ptx =
-          m.parent_path() /
-          member(k, at, "ptx", &Json::is_string, "a path", true, refuse)->get<std::string>();
+      const auto& ptx_name = member(k, at, "ptx", &Json::is_string, "a path", true, refuse)
+                                 ->get_ref<const std::string&>();
+      if (ptx_name.empty()) f.fail(model::json_member_path(at, "ptx"), "expected a path");
+      fs::path ptx = m.parent_path() / ptx_name;
       const auto entry = member(k, at, "entry", &Json::is_string, "the .entry's name", true, refuse)
                              ->get<std::string>();
       (void)member(k, at, "params", &Json::is_array, "an array", true, refuse);
@@ -302,7 +305,8 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
     for (std::string line; std::getline(lines, line);) {
       ++line_no;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      if (seen++ % std::max(1u, every) != 0) continue;
+      // Every record is read and checked; only the sample is replayed.
+      const bool sampled = seen++ % std::max(1u, every) == 0;
       auto r = parse_launch_record(line, file.string(), line_no);
       const auto k = kernels.find(r.kernel);
       auto refuse = [&](const std::string& at, const std::string& what) {
@@ -312,7 +316,7 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
         throw refuse("kernel",
                      "\"" + spec::shown_text(r.kernel) + "\" is in none of the set's manifests");
       // A completed launch has one entry per parameter: a buffer's words, null for a scalar.
-      if (r.status == "completed") {
+      if (r.status == "completed" || !r.buffers.empty()) {
         const auto& params = k->second.launch.launch.params;
         if (r.buffers.size() != params.size())
           throw refuse("buffers", std::to_string(r.buffers.size()) + " entries, but " + r.kernel +
@@ -331,6 +335,7 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                  std::to_string(params[i].words.size()));
         }
       }
+      if (!sampled) continue;
       if (index_of.emplace(r.kernel, order.size()).second) order.push_back(r.kernel);
       records.push_back(std::move(r));
     }

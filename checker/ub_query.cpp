@@ -273,10 +273,12 @@ model::Cta plainer(const spec::Instr& in, const UbConstraints& c, spec::ClauseId
         !(i < kWarpSize && c.lanes[i].a) && !(i < c.cta_pred.size() && c.cta_pred[i]);
     if (status_free && !t.arrive[i] && !t.exited[i])
       attempt([&](model::Cta& s) { s.exited[i] = true; });
+    auto fixed = [&](const auto& v) { return i < v.size() && v[i].has_value(); };
     if (pred_free) fewer_bits(attempt, t, &model::Cta::pred, i);
-    if (!in.imm_bar) fewer_bits(attempt, t, &model::Cta::bar, i);
-    if (in.has_count && !in.imm_count) fewer_bits(attempt, t, &model::Cta::count, i);
-    attempt([&](model::Cta& s) { s.partner[i] = false; });
+    if (!in.imm_bar && !fixed(c.cta_bar)) fewer_bits(attempt, t, &model::Cta::bar, i);
+    if (in.has_count && !in.imm_count && !fixed(c.cta_count))
+      fewer_bits(attempt, t, &model::Cta::count, i);
+    if (!fixed(c.cta_partner)) attempt([&](model::Cta& s) { s.partner[i] = false; });
   }
   return t;
 }
@@ -479,6 +481,10 @@ void analyse_cta(z3::context& ctx, const spec::Instr& in, const UbConstraints& c
     if (t < c.cta_pred.size() && c.cta_pred[t]) pred = c.cta_pred[t];
     if (st) h = h && status_is(d, s.arrive[t], s.exited[t], *st);
     if (pred) h = h && s.pred[t] == d.w32(static_cast<uint32_t>(*pred));
+    if (t < c.cta_bar.size() && c.cta_bar[t]) h = h && s.bar[t] == d.w32(*c.cta_bar[t]);
+    if (t < c.cta_count.size() && c.cta_count[t]) h = h && s.count[t] == d.w32(*c.cta_count[t]);
+    if (t < c.cta_partner.size() && c.cta_partner[t])
+      h = h && s.partner[t] == d.lit(*c.cta_partner[t]);
   }
   const auto out = model_implementation()->cta_symbolic(d, in, s);
   std::vector<z3::expr> arriving;

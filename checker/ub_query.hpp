@@ -29,6 +29,9 @@ struct UbConstraints {
   unsigned threads = 64;                                     ///< block size for the block barriers
   std::vector<std::optional<model::LaneStatus>> cta_status;  ///< per thread, when given
   std::vector<std::optional<uint32_t>> cta_pred;             ///< per thread, when given
+  std::vector<std::optional<uint32_t>> cta_bar;    ///< per thread, its barrier-number register
+  std::vector<std::optional<uint32_t>> cta_count;  ///< per thread, its thread-count register
+  std::vector<std::optional<bool>> cta_partner;    ///< per thread, whether it uses the partner form
 };
 
 /// Limits of a UB query.

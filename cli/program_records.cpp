@@ -72,10 +72,12 @@ RecordsVerdict replay_program_records(const std::string& index, bool sampled, ui
     return s.str();
   });
   std::set<std::string> devices;
-  std::size_t contradictions = 0, launches = 0, undecided = 0;
+  std::size_t contradictions = 0, launches = 0, undecided = 0, outside = 0;
   for (const auto& d : done) {
     devices.insert(d.devices.begin(), d.devices.end());
     launches += d.launches;
+    if (const auto it = d.counts.find(capture::LaunchVerdict::Outside); it != d.counts.end())
+      outside += it->second;
     undecided += d.undecided.size();
     for (const auto& c : d.contradictions) {
       if (++contradictions <= 10)
@@ -96,14 +98,16 @@ RecordsVerdict replay_program_records(const std::string& index, bool sampled, ui
             << " launches contradict a finished exploration";
   if (undecided)
     std::cout << " (" << undecided << " undecided: their exploration stopped at its limit first)";
-  // No launch replayed (an empty index or records file) confirms nothing.
+  // No launch replayed (an empty index or records file), or only launches of kernels outside
+  // the PTX subset, confirms nothing.
+  const bool compared = launches > outside;
   std::cout << ": "
             << (contradictions ? "DISAGREES"
-                : launches     ? "agrees"
+                : compared     ? "agrees"
                                : "NOTHING COMPARED")
             << "\n";
   return contradictions ? RecordsVerdict::Disagree
-         : launches     ? RecordsVerdict::Agree
+         : compared     ? RecordsVerdict::Agree
                         : RecordsVerdict::Nothing;
 }
 

@@ -149,6 +149,9 @@ checker::UbConstraints constraints_from_cta(const model::Cta& b) {
                            : b.arrive[t] ? model::LaneStatus::Executes
                                          : model::LaneStatus::Inactive);
     c.cta_pred.push_back(b.pred[t]);
+    c.cta_bar.push_back(b.bar[t]);
+    c.cta_count.push_back(b.count[t]);
+    c.cta_partner.push_back(b.partner[t]);
   }
   return c;
 }

@@ -355,7 +355,8 @@ JsonState read_state_text(std::string text, const std::string& path) {
                                       : std::string("a value of type ") + it->type_name()) +
                          " is not supported; expected \"warpspec-state/1\"");
   if (auto it = doc.find("instruction"); it != doc.end()) {
-    if (!it->is_string()) f.fail("instruction", "expected a string");
+    if (!it->is_string() || it->get_ref<const std::string&>().empty())
+      f.fail("instruction", "expected an instruction such as \"match.any.sync.b32 d, a, m;\"");
     js.instruction = it->get<std::string>();
   }
   if (auto it = doc.find("target"); it != doc.end()) {

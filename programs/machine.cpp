@@ -631,6 +631,15 @@ Machine start(const Program& p, const Launch& l) {
   std::fill(window.undef.begin(), window.undef.end(), 1);
   m.buffers.emplace_back(std::move(window));
   const auto& params = l.params;
+  // A scalar the parameter cannot hold is refused, not cut to its width: a negative one is
+  // taken as the two's complement of 64 bits (`-p -1` for a .s32 is -1, and 0xffffffff fits).
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    const unsigned w = bits(p.params[k].type);
+    const uint64_t v = params[k].value;
+    if (params[k].is_buffer || w >= 64 || v >> w == 0 || v >= ~uint64_t{0} << (w - 1)) continue;
+    throw std::invalid_argument("parameter " + p.params[k].name + " is " + std::to_string(w) +
+                                " bits wide: " + std::to_string(v) + " does not fit");
+  }
   m.params.resize(params.size());
   for (std::size_t k = 0; k < params.size(); ++k) m.params[k] = params[k].value;
   for (std::size_t k = 0; k < params.size(); ++k) {
