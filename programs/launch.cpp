@@ -59,6 +59,7 @@ ParamValue param_from_json(const nlohmann::json& j, const model::JsonFile& f,
     }
   } else if (key == "zeros") {
     const auto n = json_number(val, f, at + ".zeros");
+    if (!val.is_number_unsigned()) f.fail(at + ".zeros", "expected a count of words, 0 or more");
     if (n > kMaxWords) f.fail(at + ".zeros", "at most 1048576 words");
     v.is_buffer = true;
     v.words.assign(n, 0);
