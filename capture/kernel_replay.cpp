@@ -6,6 +6,7 @@
 #include <exception>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -81,11 +82,16 @@ const Json* member(const Json& j, const std::string& at, const char* name,
   return &*it;
 }
 
-// A launch record's error: its file and line, the column of the value at `at`, and its path.
+// A launch record's error: its file and line, the column of the value at `at` (or of its
+// member `name`'s own name, when given), and its path.
 model::FormatError record_error(std::string_view text, const std::string& file, std::size_t line,
-                                const std::string& at, const std::string& what) {
-  const auto column = model::line_column(text, model::json_offset(text, at)).second;
-  return model::FormatError(file, line, column, (at.empty() ? "" : at + ": ") + what);
+                                const std::string& at, const std::string& what,
+                                std::optional<std::string_view> name = std::nullopt) {
+  const std::size_t value = model::json_offset(text, at);
+  const std::size_t byte =
+      name ? model::json_name_offset(text, value, *name).value_or(value) : value;
+  return model::FormatError(file, line, model::line_column(text, byte).second,
+                            (at.empty() ? "" : at + ": ") + what);
 }
 
 // A whole-file reader's refusal: file:line:column and the JSON path.
@@ -108,13 +114,9 @@ LaunchRecord parse_launch_record(std::string_view text, const std::string& file,
   if (!j.is_object()) fail("", "expected a launch record (a JSON object)");
   static const std::vector<std::string_view> kRecordMembers{"kernel", "run",    "status", "error",
                                                             "device", "driver", "buffers"};
-  if (const auto* name = model::unknown_member(j, kRecordMembers)) {
-    const auto column =
-        model::line_column(
-            text, model::json_name_offset(text, model::json_offset(text, ""), *name).value_or(0))
-            .second;
-    throw model::FormatError(file, line, column, model::unknown_member_text(*name, kRecordMembers));
-  }
+  if (const auto* name = model::unknown_member(j, kRecordMembers))
+    throw record_error(text, file, line, "", model::unknown_member_text(*name, kRecordMembers),
+                       *name);
   LaunchRecord r;
   r.kernel = member(j, "", "kernel", &Json::is_string, "a string", true, fail)->get<std::string>();
   if (const auto* run =

@@ -93,15 +93,20 @@ void apply_statuses(const StateFlags& f, std::size_t n, SetStatus set) {
 
 using json = nlohmann::json;
 
-// A lane value of a state file: a string's content, or a number as the file writes it (so that a
-// message quotes it as written, and a large integer is not first rounded to a double); true and
-// false only where the operand is a predicate.
+// A lane value of a state file: a string's content, an integer's digits, or any other number as
+// the file writes it (so that a message quotes it as written, and an integer beyond 64 bits is
+// not first rounded to a double); true and false only where the operand is a predicate. Only
+// that last kind looks for the value in the text, which costs a walk of the file.
 uint64_t value_at(const json& v, const spec::ValueSyntax& syn, const Where& where) {
   std::string text;
   if (v.is_string())
     text = v.get<std::string>();
   else if (v.is_boolean() && syn.is_pred)
     text = v.get<bool>() ? "1" : "0";
+  else if (v.is_number_unsigned())
+    text = std::to_string(v.get<uint64_t>());
+  else if (v.is_number_integer())
+    text = std::to_string(v.get<int64_t>());
   else if (v.is_number())
     text = std::string(where.file->raw(where.path));
   else
