@@ -280,8 +280,8 @@ unsigned param_or_fail(const programs::Program& p, const std::string& name,
                           std::to_string(p.params.size()) + ": " + names + ")";
   if (in_file) {
     const auto at = "unknown[" + std::to_string(*in_file) + "]";
-    throw Failure{kExitDataError, o.launch_doc->place(at) + ": " + at + ": '" +
-                                      spec::shown_text(name) + "': " + why};
+    throw Failure{kExitDataError,
+                  o.launch_doc->message(at, "'" + spec::shown_text(name) + "': " + why)};
   }
   throw Failure{kExitUsage, "--unknown " + name + ": " + why};
 }
@@ -537,8 +537,7 @@ int run_program(const RunOptions& given) {
   if (auto* e = std::get_if<programs::ReadError>(&read);
       e && e->no_entry && o.entry.empty() && !entry.empty())
     // The launch file named the entry.
-    throw Failure{kExitDataError,
-                  o.launch_doc->place("entry") + ": entry: " + o.file + ": " + e->message};
+    throw Failure{kExitDataError, o.launch_doc->message("entry", o.file + ": " + e->message)};
   if (auto* e = std::get_if<programs::ReadError>(&read))
     throw Failure{kExitDataError, o.file + ":" + std::to_string(e->loc.line) + ":" +
                                       std::to_string(e->loc.column) + ": " + e->message};
@@ -566,8 +565,7 @@ int run_program(const RunOptions& given) {
     // A launch the kernel cannot take: the launch file's fault when it gave the parameters.
     if (o.launch_doc && o.params.empty()) {
       const std::string at = o.launch_doc->root().contains("params") ? "params" : "";
-      throw Failure{kExitDataError,
-                    o.launch_doc->place(at) + (at.empty() ? "" : ": " + at) + ": " + e.what()};
+      throw Failure{kExitDataError, o.launch_doc->message(at, e.what())};
     }
     throw Failure{kExitUsage, e.what()};
   }

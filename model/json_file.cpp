@@ -308,11 +308,15 @@ std::string JsonFile::place_in_string(std::string_view path, std::string_view va
   return where(plain ? at + 1 + byte : at);
 }
 
+std::string JsonFile::message(std::string_view path, const std::string& msg,
+                              std::optional<std::string_view> name) const {
+  return (name ? place_of_name(path, *name) : place(path)) +
+         (path.empty() ? "" : ": " + std::string(path)) + ": " + msg;
+}
+
 void JsonFile::fail(std::string_view path, const std::string& msg,
                     std::optional<std::string_view> name) const {
-  throw InputError((name ? place_of_name(path, *name) : place(path)) +
-                       (path.empty() ? "" : ": " + std::string(path)) + ": " + msg,
-                   true);
+  throw InputError(message(path, msg, name), true);
 }
 
 void JsonFile::only_members(const nlohmann::json& obj, std::string_view at,

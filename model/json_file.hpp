@@ -51,6 +51,9 @@ class JsonFile {
   /// `names`, placed at that name: a misspelled member would otherwise be ignored unseen.
   void only_members(const nlohmann::json& obj, std::string_view at,
                     const std::vector<std::string_view>& names) const;
+  /// The message fail() throws, for a caller that reports it another way.
+  std::string message(std::string_view path, const std::string& msg,
+                      std::optional<std::string_view> name = std::nullopt) const;
   /// Throws InputError (data) "file:line:column: path: msg" about the value at `path` ("file:
   /// line:column: msg" when `path` is empty), placed at that value, or at its member `name`'s
   /// own name when one is given (a member it should not have).
