@@ -80,21 +80,11 @@ slow+='|Format\.EveryVectorRoundTrips|Coverpoints\.NoStateHitsAnUnreachable'
 # run the same code under the sanitizers.
 slow+='|UbQuery\.(ShuffleSm6xConditionIsChecked|ShuffleSourceUndefinedIsAnsweredApartFromUb'
 slow+='|Sm6xConvergenceCanFireOnOldTargets)'
-# The fast implementation over more states: exhaustive three-lane warps, and batches of random
-# warps for the kernels that have a batch test left under the sanitizers (one per kind of kernel:
-# match.any, ballot, integer and f32 redux, bar.warp.sync, activemask, shfl.idx, elect). Each
-# form's own agreement test and every shuffle operand run the same kernels there. Likewise the
-# captured lanes replayed in bulk, whose readers and replay the capture tests run there.
+# The fast implementation over more states: exhaustive three-lane warps, and every shuffle
+# operand on whole warps (each form's own agreement and batch tests run under the sanitizers,
+# with fewer random cases there: tests/fast/CMakeLists.txt). Likewise the captured lanes
+# replayed in bulk, whose readers and replay the capture tests run there.
 slow+='|EveryThreeLaneWarp\.|CaptureReplay\.EveryDefinedLaneAgreesWith'
-# (Spelled out name by name: CMake's regular expressions allow at most nine groups.)
-for f in match_any_sync_b64 match_all_sync_b32 match_all_sync_b64 vote_sync_all_pred \
-         vote_sync_any_pred vote_sync_uni_pred redux_sync_add_s32 redux_sync_min_u32 \
-         redux_sync_min_s32 redux_sync_max_u32 redux_sync_max_s32 redux_sync_and_b32 \
-         redux_sync_or_b32 redux_sync_min_f32 redux_sync_min_abs_f32 redux_sync_min_NaN_f32 \
-         redux_sync_max_f32 redux_sync_max_abs_f32 redux_sync_max_NaN_f32 \
-         redux_sync_max_abs_NaN_f32 shfl_sync_up_b32 shfl_sync_down_b32 shfl_sync_bfly_b32; do
-  slow+="|Catalog/EveryWarpForm\\.a_batch_answers_each_warp_as_if_it_were_alone/$f"
-done
 # Whole kernels replayed against the H100's launches: explorations of hundreds of kernels, whose
 # step semantics the program tests run under the sanitizers.
 slow+='|Hardware\.Every'
