@@ -1,7 +1,10 @@
 #include "cli/common.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <functional>
+#include <iostream>
 
 #include "model/json_file.hpp"
 
@@ -102,5 +105,41 @@ std::string forms_with(spec::ClauseId id) {
     out += std::string(k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + std::string(names[k]);
   return out;
 }
+
+Progress::Progress() : tty_(isatty(STDERR_FILENO) == 1) {}
+
+Progress::~Progress() {
+  clear();
+}
+
+void Progress::show(const std::string& text) {
+  if (!tty_) return;
+  constexpr std::size_t kWidth = 78;
+  std::cerr << "\r\033[K"
+            << (text.size() > kWidth ? text.substr(0, kWidth - 3) + "..." : text) << std::flush;
+  shown_ = true;
+}
+
+void Progress::clear() {
+  if (!shown_) return;
+  std::cerr << "\r\033[K" << std::flush;
+  shown_ = false;
+}
+
+#ifdef WARPSPEC_HAVE_CHECKER
+std::vector<checker::Verdict> prove_with_progress(const std::vector<const checker::Property*>& props,
+                                                  const checker::ProveOptions& opt) {
+  Progress progress;
+  const auto total = std::to_string(props.size());
+  progress.show("  proving " + total + " properties on " + std::to_string(opt.jobs) + " workers");
+  std::size_t done = 0;
+  auto verdicts = checker::prove_all(props, opt, [&](const checker::Verdict& v) {
+    progress.show("  " + std::to_string(++done) + " of " + total + " done; " + v.name + ": " +
+                  std::string(checker::status_name(v.status)));
+  });
+  progress.clear();
+  return verdicts;
+}
+#endif
 
 }  // namespace warpspec::cli

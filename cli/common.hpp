@@ -7,6 +7,9 @@
 #include "model/state_io.hpp"
 #include "spec/instr_parse.hpp"
 #include "spec/target.hpp"
+#ifdef WARPSPEC_HAVE_CHECKER
+#include "checker/prover.hpp"
+#endif
 
 namespace warpspec::cli {
 
@@ -32,5 +35,30 @@ std::string forms_with(spec::ClauseId id);
 
 /// Converts an InputError into the matching Failure (64 for command lines, 65 for files).
 Failure as_failure(const model::InputError& e);
+
+/// One line of progress on standard error, rewritten in place, for work that runs longer than a
+/// few seconds; nothing at all when standard error is not a terminal (logs and pipes stay
+/// clean). The line is cleared when the work ends or the object goes.
+class Progress {
+ public:
+  Progress();
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  /// Replaces the line with `text` (cut to the terminal's usual width).
+  void show(const std::string& text);
+  /// Clears the line.
+  void clear();
+
+ private:
+  bool tty_;
+  bool shown_ = false;
+};
+
+#ifdef WARPSPEC_HAVE_CHECKER
+/// checker::prove_all with a Progress line: how many properties are done, and the latest.
+std::vector<checker::Verdict> prove_with_progress(const std::vector<const checker::Property*>& props,
+                                                  const checker::ProveOptions& opt);
+#endif
 
 }  // namespace warpspec::cli

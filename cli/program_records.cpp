@@ -2,8 +2,6 @@
 #ifdef WARPSPEC_HAVE_KERNEL_REPLAY
 #include "cli/program_records.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -21,7 +19,7 @@ RecordsVerdict replay_program_records(const std::string& index, bool sampled, ui
   std::vector<capture::KernelSetReplay> done;
   programs::ExploreOptions options;
   options.max_states = max_states;
-  const bool tty = isatty(STDERR_FILENO);
+  Progress progress;
   try {
     sets = capture::read_kernel_sets(index);
     for (const auto& s : sets) {
@@ -29,11 +27,10 @@ RecordsVerdict replay_program_records(const std::string& index, bool sampled, ui
       done.push_back(capture::replay_kernel_set(
           s, every, options,
           [&](std::size_t n) {
-            if (tty)
-              std::cerr << "\r  " << s.name << ": " << n << " kernels explored" << std::flush;
+            progress.show("  " + s.name + ": " + std::to_string(n) + " kernels explored");
           },
           std::max(1u, std::min(2u, std::thread::hardware_concurrency()))));
-      if (tty) std::cerr << "\r\033[K" << std::flush;
+      progress.clear();
     }
   } catch (const capture::MissingFile& e) {
     throw Failure{kExitNoInput, e.what()};

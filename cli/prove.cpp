@@ -13,6 +13,7 @@
 #include "checker/library.hpp"
 #include "checker/prover.hpp"
 #include "cli/command.hpp"
+#include "cli/common.hpp"
 
 namespace warpspec::cli {
 namespace {
@@ -98,7 +99,7 @@ int run_prove(const ProveArgs& a) {
   }
 
   const auto t0 = std::chrono::steady_clock::now();
-  const auto verdicts = checker::prove_all(chosen, opt);
+  const auto verdicts = prove_with_progress(chosen, opt);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::size_t proved = 0, refuted = 0, unknown = 0;

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/common.hpp"
 #include "cli/program_records.hpp"
 #include "model/eval.hpp"
 #include "model/input.hpp"
@@ -180,7 +181,7 @@ bool property_library(unsigned timeout_ms) {
             << " s each, 2 workers):\n"
             << std::flush;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto verdicts = checker::prove_all(all, opt);
+  const auto verdicts = prove_with_progress(all, opt);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::size_t proved = 0, refuted = 0, unknown = 0, eq_proved = 0, eq_total = 0;
   std::string unknown_names;

@@ -183,8 +183,15 @@ int run_vectors(const VectorsOptions& o) {
         throw Failure{kExitUsage, "--form " + name + ": not available: " + av.reason};
       g.forms.push_back(*f);
     }
+    Progress progress;
+    if (g.witnesses)
+      g.on_witnessed = [&](spec::FormId f, std::size_t done, std::size_t total) {
+        progress.show("  Z3 witnesses: " + std::to_string(done) + " of " + std::to_string(total) +
+                      " forms done (" + std::string(spec::form_info(f).name) + ")");
+      };
     const auto t0 = std::chrono::steady_clock::now();
     auto suite = vectors::generate(g);
+    progress.clear();
     if (o.intrinsics) {
       // The overloads' own vectors; their coverage is counted again, per lowered form.
       suite.vectors = vectors::intrinsic_suite(suite);

@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <thread>
@@ -670,6 +671,13 @@ Suite generate(const GenOptions& opt) {
   // every core. What each form gets does not depend on the order they finish in.
   std::vector<std::vector<Vector>> witnessed(forms.size());
   if (opt.witnesses && !forms.empty()) {
+    // The block barriers' searches are the longest by far (5 to 15 s each, a warp form's under
+    // one): started first, they do not leave one worker alone at the end.
+    std::vector<std::size_t> order(forms.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_partition(order.begin(), order.end(),
+                          [&](std::size_t k) { return !spec::is_warp_form(forms[k]); });
+    std::size_t finished = 0;
     std::atomic<std::size_t> next{0};
     // After a failure no new form starts; the failure of the first form in order is reported,
     // whatever the order the workers met them in.
@@ -677,9 +685,12 @@ Suite generate(const GenOptions& opt) {
     std::exception_ptr failure;
     std::mutex m;
     auto worker = [&] {
-      for (std::size_t k; (k = next.fetch_add(1)) < forms.size();) {
+      for (std::size_t n; (n = next.fetch_add(1)) < forms.size();) {
+        const std::size_t k = order[n];
         try {
           witnessed[k] = opt.witnesses(forms[k], opt.target, opt.ptx);
+          std::lock_guard<std::mutex> lock(m);
+          if (opt.on_witnessed) opt.on_witnessed(forms[k], ++finished, forms.size());
         } catch (...) {
           std::lock_guard<std::mutex> lock(m);
           if (k < failed_at) {

@@ -42,6 +42,9 @@ struct GenOptions {
   /// Witnesses come first in the cover; targets they leave are searched among boundary designs
   /// and seeded random states. Without a source every target is searched.
   WitnessSource witnesses;
+  /// Called (one call at a time) as each form's witnesses are found: the form, how many forms
+  /// are done, of how many.
+  std::function<void(spec::FormId, std::size_t done, std::size_t total)> on_witnessed;
 };
 
 /// Coverage of one form by a suite.
