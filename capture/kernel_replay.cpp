@@ -208,6 +208,10 @@ std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
   f.only_members(j, "", {"sets"});
   const auto& all = *member(j, "", "sets", &Json::is_array, "an array", true, refuse);
   std::vector<KernelSet> sets;
+  // A set or a records file given twice would have its launches counted twice: each is
+  // refused where it is given again, naming where it was given first.
+  std::map<std::string, std::string> set_at;   // set name: the set that first has it
+  std::map<fs::path, std::string> records_at;  // records file: the path that first lists it
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string at = "sets[" + std::to_string(i) + "]";
     if (!all[i].is_object()) f.fail(at, "expected an object");
@@ -215,14 +219,26 @@ std::vector<KernelSet> read_kernel_sets(const fs::path& index) {
     f.only_members(s, at, {"name", "manifests", "records", "sample"});
     KernelSet k;
     k.name = member(s, at, "name", &Json::is_string, "a string", true, refuse)->get<std::string>();
+    if (const auto [it, fresh] = set_at.emplace(k.name, at); !fresh)
+      f.fail(model::json_member_path(at, "name"),
+             "\"" + spec::shown_text(k.name) + "\" is already the name of " + it->second);
     for (auto [name, to] :
          {std::pair{"manifests", &k.manifests}, std::pair{"records", &k.records}}) {
       const auto& files = *member(s, at, name, &Json::is_array, "an array of paths", true, refuse);
       for (std::size_t n = 0; n < files.size(); ++n) {
+        const std::string file_at =
+            model::json_member_path(at, name) + "[" + std::to_string(n) + "]";
         if (!files[n].is_string() || files[n].get_ref<const std::string&>().empty())
-          f.fail(model::json_member_path(at, name) + "[" + std::to_string(n) + "]",
-                 "expected a path");
+          f.fail(file_at, "expected a path");
         to->push_back(dir / files[n].get<std::string>());
+        if (to != &k.records) continue;
+        // Two spellings of one file ("a.jsonl", "./a.jsonl") are one file.
+        std::error_code ec;
+        auto same = fs::weakly_canonical(to->back(), ec);
+        if (ec) same = to->back().lexically_normal();
+        if (const auto [it, fresh] = records_at.emplace(same, file_at); !fresh)
+          f.fail(file_at, "\"" + spec::shown_text(files[n].get<std::string>()) +
+                              "\" is already listed as " + it->second);
       }
     }
     if (const auto* n =
@@ -301,6 +317,9 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
   std::vector<std::string> order;
   std::map<std::string, std::size_t> index_of;  // kernel name: its place in `order`
   std::size_t seen = 0;
+  // Where each launch (kernel, run) is first recorded: a launch recorded twice would be counted
+  // twice.
+  std::map<std::pair<std::string, unsigned>, std::string> recorded_at;
   for (const auto& file : set.records) {
     std::istringstream lines(read_text(file));
     std::size_t line_no = 0;
@@ -317,6 +336,11 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       if (k == kernels.end())
         throw refuse("kernel",
                      "\"" + spec::shown_text(r.kernel) + "\" is in none of the set's manifests");
+      if (const auto [it, fresh] = recorded_at.emplace(
+              std::pair{r.kernel, r.run}, file.string() + ":" + std::to_string(line_no));
+          !fresh)
+        throw refuse("run", spec::shown_text(r.kernel) + " run " + std::to_string(r.run) +
+                                " is already recorded at " + it->second);
       // A completed launch has one entry per parameter: a buffer's words, null for a scalar.
       if (r.status == "completed" || !r.buffers.empty()) {
         const auto& params = k->second.launch.launch.params;
