@@ -111,8 +111,8 @@ uint64_t value_at(const json& v, const spec::ValueSyntax& syn, const Where& wher
     text = std::string(where.file->raw(where.path));
   else
     where.fail(std::string("expected ") +
-               (syn.is_pred ? "0, 1, true, false" : "a number or a string") + ", found " +
-               v.type_name());
+               (syn.is_pred ? "0, 1, true, false, \"0x0\" or \"0x1\"" : "a number or a string") +
+               ", found " + v.type_name());
   return value_or_throw(text, syn, where);
 }
 

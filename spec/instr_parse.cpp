@@ -573,7 +573,10 @@ std::string parse_value(std::string_view text, const ValueSyntax& syn, uint64_t&
   if (syn.is_pred) {
     if (t == "1" || t == "true") return out = 1, "";
     if (t == "0" || t == "false") return out = 0, "";
-    return shown + " is not a predicate; expected 0, 1, true or false";
+    // 0x strings are bits for every operand, a predicate's too ("0x1", "0x00000000").
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+      if (const auto v = parse_unsigned(t, 64); v && *v <= 1) return out = *v, "";
+    return shown + " is not a predicate; expected 0, 1, true, false, 0x0 or 0x1";
   }
   // 0x-hex: the exact bit pattern.
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {

@@ -51,7 +51,7 @@ std::string shown_text(std::string_view t, bool ascii = false, std::size_t max_c
 struct ValueSyntax {
   int bits = 32;          ///< 32 or 64
   bool is_float = false;  ///< decimals are float (bits 32) or double (bits 64) values
-  bool is_pred = false;   ///< 0/1/true/false
+  bool is_pred = false;   ///< 0/1/true/false (or a 0x string of value 0 or 1)
   bool none = false;      ///< the form has no source operand
 };
 
