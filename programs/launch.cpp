@@ -38,6 +38,16 @@ uint64_t json_number(const nlohmann::json& j, const model::JsonFile& f, const st
   f.fail(at, std::string("expected an integer, found ") + j.type_name());
 }
 
+// A scalar or a buffer word: an integer, or a string in any spelling `-p` takes ("0x40", "-1").
+uint64_t json_value(const nlohmann::json& j, const model::JsonFile& f, const std::string& at) {
+  if (!j.is_string()) return json_number(j, f, at);
+  const auto n = number(j.get_ref<const std::string&>());
+  if (!n)
+    f.fail(at, "\"" + spec::shown_text(j.get<std::string>()) +
+                   "\" is not a number (decimal, 0x hex, a leading - for two's complement)");
+  return *n;
+}
+
 ParamValue param_from_json(const nlohmann::json& j, const model::JsonFile& f,
                            const std::string& at) {
   if (!j.is_object() || j.size() != 1)
@@ -46,14 +56,14 @@ ParamValue param_from_json(const nlohmann::json& j, const model::JsonFile& f,
   const std::string key = j.begin().key();
   const auto& val = j.begin().value();
   if (key == "value") {
-    v.value = json_number(val, f, at + ".value");
+    v.value = json_value(val, f, at + ".value");
   } else if (key == "words") {
     if (!val.is_array()) f.fail(at + ".words", "expected an array of 32-bit words");
     if (val.size() > kMaxWords) f.fail(at + ".words", "at most 1048576 words");
     v.is_buffer = true;
     for (std::size_t i = 0; i < val.size(); ++i) {
       const std::string word = at + ".words[" + std::to_string(i) + "]";
-      const auto w = json_number(val[i], f, word);
+      const auto w = json_value(val[i], f, word);
       if (w > 0xffffffffu) f.fail(word, "does not fit in 32 bits");
       v.words.push_back(static_cast<uint32_t>(w));
     }
