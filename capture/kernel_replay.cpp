@@ -288,6 +288,12 @@ std::map<std::string, Kernel> read_manifests(const std::vector<fs::path>& manife
       const auto entry = member(k, at, "entry", &Json::is_string, "the .entry's name", true, refuse)
                              ->get<std::string>();
       (void)member(k, at, "params", &Json::is_array, "an array", true, refuse);
+      // What the tests and the generators keep with a kernel, of the kinds they read.
+      (void)member(k, at, "expect", &Json::is_object, "an object", false, refuse);
+      (void)member(k, at, "why", &Json::is_string, "a string", false, refuse);
+      (void)member(k, at, "buggy", &Json::is_boolean, "true or false", false, refuse);
+      if (const auto bug = k.find("bug"); bug != k.end() && !bug->is_null() && !bug->is_string())
+        f.fail(model::json_member_path(at, "bug"), "expected a string or null");
       auto launch = programs::launch_from_json(f, k, at, programs::kManifestKernelMembers);
       // A name given twice would let the later kernel stand for records of the earlier one.
       if (const auto it = kernels.find(name); it != kernels.end())
