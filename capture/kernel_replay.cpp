@@ -325,7 +325,8 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
   std::size_t seen = 0;
   // Where each launch (kernel, run) is first recorded: a launch recorded twice would be counted
   // twice.
-  std::map<std::pair<std::string, unsigned>, std::string> recorded_at;
+  // The file and line are kept as they are, and written out only for a repeat.
+  std::map<std::pair<std::string, unsigned>, std::pair<const fs::path*, std::size_t>> recorded_at;
   for (const auto& file : set.records) {
     std::istringstream lines(read_text(file));
     std::size_t line_no = 0;
@@ -342,11 +343,12 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
       if (k == kernels.end())
         throw refuse("kernel",
                      "\"" + spec::shown_text(r.kernel) + "\" is in none of the set's manifests");
-      if (const auto [it, fresh] = recorded_at.emplace(
-              std::pair{r.kernel, r.run}, file.string() + ":" + std::to_string(line_no));
+      if (const auto [it, fresh] =
+              recorded_at.emplace(std::pair{r.kernel, r.run}, std::pair{&file, line_no});
           !fresh)
         throw refuse("run", spec::shown_text(r.kernel) + " run " + std::to_string(r.run) +
-                                " is already recorded at " + it->second);
+                                " is already recorded at " + it->second.first->string() + ":" +
+                                std::to_string(it->second.second));
       // A completed launch has one entry per parameter: a buffer's words, null for a scalar.
       if (r.status == "completed" || !r.buffers.empty()) {
         const auto& params = k->second.launch.launch.params;
