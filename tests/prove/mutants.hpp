@@ -3,47 +3,16 @@
 // must be caught by the prover with a counterexample that replays through the concrete reading.
 // The mutant's answer replaces the specification's values; a mutant that only reports UB where
 // the specification has none is not expressible as an outcome and reads as the specification.
+// Compiled once in mutants.cpp: reading every form's semantics and every mutant over both
+// domains is most of a test file's compile time.
 #include <memory>
 
 #include "checker/implementation.hpp"
-#include "spec/semantics.hpp"
-#include "vectors/mutant_semantics.hpp"
+#include "vectors/mutants.hpp"
 
 namespace warpspec::checker::mutants {
 
-/// One catalogued mutant on a single instruction (its carried state at its first value).
-struct CatalogWarp {
-  vectors::MutantId m;
-  template <class D>
-  spec::Outcome<D> operator()(const D& d, const spec::Instr& in, const spec::WarpState<D>& s,
-                              bool pre_volta) const {
-    auto out = spec::evaluate_warp(d, in, s, pre_volta);
-    auto carry = vectors::initial_carry(d, m, in.form);
-    const auto a = vectors::warp_mutant(d, m, in, s, out, pre_volta, carry);
-    out.d = a.d;
-    out.d_hi = a.d_hi;
-    out.p = a.p;
-    return out;
-  }
-};
-
-/// The same for the block barriers.
-struct CatalogCta {
-  vectors::MutantId m;
-  template <class D>
-  spec::CtaOutcome<D> operator()(const D& d, const spec::Instr& in,
-                                 const spec::CtaState<D>& s) const {
-    auto out = spec::eval_cta(d, in, s);
-    auto carry = vectors::initial_carry(d, m, in.form);
-    out.d = vectors::cta_mutant(d, m, in, s, out, carry).d;
-    return out;
-  }
-};
-
 /// The catalogued mutant `m` as an implementation named by its catalog key.
-inline std::shared_ptr<const Implementation> implementation(vectors::MutantId m) {
-  return generic_implementation(std::string(vectors::mutant_info(m).key), CatalogWarp{m},
-                                CatalogCta{m});
-}
+std::shared_ptr<const Implementation> implementation(vectors::MutantId m);
 
 }  // namespace warpspec::checker::mutants
