@@ -78,7 +78,7 @@ struct KernelSet {
 
 /// The sets of a hardware index file (tests/data/programs/hardware.json): {"sets": [{"name",
 /// "manifests": [...], "records": [...], "sample"}]}, paths relative to the index. Throws
-/// model::FormatError or MissingFile.
+/// model::InputError (data, naming the index's line, column and JSON path) or MissingFile.
 std::vector<KernelSet> read_kernel_sets(const std::filesystem::path& index);
 
 /// A launch whose verdict contradicts its kernel's finished exploration, or one left undecided
@@ -113,7 +113,8 @@ struct KernelSetReplay {
 /// `options` (and again with ten times the states and every grouping of up to 7 threads at an
 /// __activemask where a launch is left undecided), on `workers` threads. `progress` (when set) is
 /// called now and then, on the calling thread, with the number of kernels explored so far. Throws
-/// model::FormatError or MissingFile on a bad file.
+/// model::InputError (data) on a bad manifest, model::FormatError on a bad record line, or
+/// MissingFile.
 KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
                                   const programs::ExploreOptions& options,
                                   const std::function<void(std::size_t)>& progress = {},
