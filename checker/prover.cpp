@@ -254,6 +254,11 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       groups.back().push_back(k);
       last = group;
     }
+    v.work.build_seconds = seconds_since(t0);
+    const auto count = [](QueryTally& kind, Clock::time_point since) {
+      ++kind.queries;
+      kind.seconds += seconds_since(since);
+    };
     Solve solve{ctx, q, opt, deadline};
     for (const auto& g : groups) {
       // One query for the whole group first, briefly: one bit-blasting of the hypotheses for
@@ -267,7 +272,9 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       auto settle = [&](const std::vector<std::size_t>& part) {
         auto all = q.d.lit(true);
         for (auto k : part) all = all && q.env.claims[k];
+        const auto asked = Clock::now();
         auto r = solve.check(all, kGroupBudgetMs, kGroupBudgetSteps);
+        count(r.unknown() ? v.work.abandoned : v.work.grouped, asked);
         if (r.unsat()) return true;
         if (r.sat())
           for (auto k : part)
@@ -304,11 +311,13 @@ Verdict prove(const Property& p, const ProveOptions& opt) {
       }
       for (auto k : left) {
         Outcome r;
+        const auto asked = Clock::now();
         if (inc) {
           r = solve.check_on(*inc, k, kIncrementalBudgetMs);
           if (r.unknown()) inc.reset();
         }
         if (!inc) r = solve.check(q.env.claims[k], 0);
+        count(v.work.single, asked);
         if (r.unsat()) continue;
         if (r.unknown()) {
           v.status = Status::Unknown;

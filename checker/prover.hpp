@@ -31,6 +31,21 @@ struct ProveOptions {
   bool smt2_is_dir = false;      ///< `smt2_path` is a folder receiving one NAME.smt2 per property
 };
 
+/// Queries of one kind: how many, and the wall time they took.
+struct QueryTally {
+  std::size_t queries = 0;
+  double seconds = 0;
+};
+
+/// Where a property's time went, to tell a property that is slow to state from one slow to
+/// search, and to see what the runner's group queries cost.
+struct Work {
+  double build_seconds = 0;  ///< reading the property over Z3 and rewriting its claims
+  QueryTally grouped;        ///< queries of several claims at once that settled
+  QueryTally abandoned;      ///< such queries that gave up at their budget (claims asked again)
+  QueryTally single;         ///< queries of one claim
+};
+
 /// The end of one property.
 struct Verdict {
   std::string name;
@@ -38,6 +53,7 @@ struct Verdict {
   double seconds = 0;          ///< wall time of this property, building included
   std::size_t claims = 0;      ///< proof obligations the property stated
   uint64_t steps = 0;          ///< Z3's deterministic step count for the whole property
+  Work work;                   ///< where `seconds` went
   std::string reason;          ///< unknown: Z3's reason; refuted: the claim that failed
   std::string counterexample;  ///< refuted: lane tables of the replay
   nlohmann::json counterexample_json;

@@ -30,6 +30,17 @@ struct ProveArgs {
   std::string smt2;
 };
 
+// Where the time went, as `--json` gives it for a property and summed for the run.
+nlohmann::json work_json(const checker::Work& w) {
+  auto tally = [](const checker::QueryTally& t) {
+    return nlohmann::json{{"queries", t.queries}, {"seconds", t.seconds}};
+  };
+  return {{"build_seconds", w.build_seconds},
+          {"grouped", tally(w.grouped)},
+          {"abandoned", tally(w.abandoned)},
+          {"single", tally(w.single)}};
+}
+
 std::string fmt_seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f s", s);
@@ -105,11 +116,19 @@ int run_prove(const ProveArgs& a) {
   std::size_t proved = 0, refuted = 0, unknown = 0;
   double solver_time = 0;
   uint64_t solver_steps = 0;
+  checker::Work work;  // summed over the properties
   std::vector<std::string> errors, unwritten;
   for (const auto& v : verdicts) {
     if (!v.output_error.empty()) unwritten.push_back(v.output_error);
     solver_time += v.seconds;
     solver_steps += v.steps;
+    work.build_seconds += v.work.build_seconds;
+    for (auto [sum, one] : {std::pair{&work.grouped, &v.work.grouped},
+                            std::pair{&work.abandoned, &v.work.abandoned},
+                            std::pair{&work.single, &v.work.single}}) {
+      sum->queries += one->queries;
+      sum->seconds += one->seconds;
+    }
     if (!v.error.empty()) errors.push_back(v.name + ": " + v.error);
     if (v.status == checker::Status::Proved)
       ++proved;
@@ -133,6 +152,7 @@ int run_prove(const ProveArgs& a) {
                        {"verdict", checker::status_name(v.status)},
                        {"seconds", v.seconds},
                        {"steps", v.steps},
+                       {"work", work_json(v.work)},
                        {"claims", v.claims}};
       if (!v.reason.empty()) j["reason"] = v.reason;
       if (v.status == checker::Status::Refuted) j["counterexample"] = v.counterexample_json;
@@ -150,6 +170,7 @@ int run_prove(const ProveArgs& a) {
                                   {"wall_seconds", wall},
                                   {"solver_seconds", solver_time},
                                   {"solver_steps", solver_steps},
+                                  {"work", work_json(work)},
                                   {"jobs", a.jobs},
                                   {"slowest", slow}}}}
                      .dump(2)

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 #include <string_view>
 
 #include "checker/prover.hpp"
@@ -33,6 +34,38 @@ TEST(PropertyLibrary, EveryLawMarkedClaimsAloneExistsAndIsMarked) {
   std::size_t marked = 0;
   for (const auto& p : laws) marked += p.claims_alone;
   EXPECT_EQ(marked, claims_alone_laws().size());
+}
+
+// The runner accounts for its time by kind of query, and the parts fit in the whole.
+// A law with 64 claims in two groups of one label each, proved in a fraction of a second.
+Verdict prove_ballot_law(const ProveOptions& opt) {
+  const auto laws = law_library();
+  const auto* p = find_property(laws, "vote.any_is_ballot_nonzero");
+  if (!p) throw std::logic_error("vote.any_is_ballot_nonzero is not in the library");
+  return prove(*p, opt);
+}
+
+TEST(Prover, TellsWhereAPropertysTimeWent) {
+  const auto v = prove_ballot_law({});
+  ASSERT_EQ(v.status, Status::Proved) << v.reason;
+  const auto& w = v.work;
+  EXPECT_GT(w.build_seconds, 0.0);
+  EXPECT_GE(w.grouped.queries, 1u);  // its claims are one group per label, which settles
+  EXPECT_EQ(w.abandoned.queries, 0u);
+  EXPECT_LE(w.build_seconds + w.grouped.seconds + w.abandoned.seconds + w.single.seconds,
+            v.seconds);
+}
+
+// With no budget at all, the first group query gives up, then its first slice (which ends the
+// slicing), then the first claim asked alone, which ends the property as unknown.
+TEST(Prover, CountsTheGroupQueriesThatGaveUp) {
+  ProveOptions opt;
+  opt.rlimit = 1;
+  const auto v = prove_ballot_law(opt);
+  EXPECT_EQ(v.status, Status::Unknown);
+  EXPECT_EQ(v.work.abandoned.queries, 2u);
+  EXPECT_EQ(v.work.grouped.queries, 0u);
+  EXPECT_EQ(v.work.single.queries, 1u);
 }
 
 TEST(PropertyLibrary, EquivalenceIsGeneratedForEveryCatalogForm) {
