@@ -119,11 +119,11 @@ LaunchRecord parse_launch_record(std::string_view text, const std::string& file,
                        *name);
   LaunchRecord r;
   r.kernel = member(j, "", "kernel", &Json::is_string, "a string", true, fail)->get<std::string>();
-  if (const auto* run =
-          member(j, "", "run", &Json::is_number_unsigned, "a run number", false, fail)) {
-    if (run->get<uint64_t>() > 0xffffffffu) fail("run", "expected a run number below 2^32");
-    r.run = run->get<unsigned>();
-  }
+  // Required: a launch is known by its kernel and run, and a record without a run could not
+  // be told from another launch of the kernel (two such would count as one launch twice).
+  const auto& run = *member(j, "", "run", &Json::is_number_unsigned, "a run number", true, fail);
+  if (run.get<uint64_t>() > 0xffffffffu) fail("run", "expected a run number below 2^32");
+  r.run = run.get<unsigned>();
   r.status = member(j, "", "status", &Json::is_string, "a string", true, fail)->get<std::string>();
   if (r.status != "completed" && r.status != "hang" && r.status != "error")
     fail("status", "\"" + spec::shown_text(r.status) + "\": expected completed, hang or error");

@@ -127,13 +127,13 @@ TEST(Hardware, AJudgedLaunchIsComparedWordByWordExceptWhereUndefined) {
   done.undefined = {{false, true, false}, {}};
   x.outcomes.push_back(done);
   auto record = [](const std::string& line) { return parse_launch_record(line, "test", 1); };
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,9,3],null]})"), x),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"completed","buffers":[[1,9,3],null]})"), x),
             LaunchVerdict::Predicted);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,2,4],null]})"), x),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"completed","buffers":[[1,2,4],null]})"), x),
             LaunchVerdict::NotPredicted);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), x),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"hang"})"), x),
             LaunchVerdict::HangNotPredicted);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), x),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"error","error":"trap"})"), x),
             LaunchVerdict::Error);
   // With undefined behaviour on some path: no memory is predicted, a hang and a trap are.
   programs::Exploration ub = x;
@@ -141,19 +141,20 @@ TEST(Hardware, AJudgedLaunchIsComparedWordByWordExceptWhereUndefined) {
   bad.kind = programs::PathEnd::Kind::Undefined;
   bad.findings.push_back({"shfl.ub.self_not_in_mask", "", {0}, {}});
   ub.outcomes.push_back(bad);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[7,7,7],null]})"), ub),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"completed","buffers":[[7,7,7],null]})"), ub),
             LaunchVerdict::MemoryUnpredicted);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), ub), LaunchVerdict::HangPredicted);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), ub),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"hang"})"), ub), LaunchVerdict::HangPredicted);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"error","error":"trap"})"), ub),
             LaunchVerdict::TrapPredicted);
   x.complete = false;
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"error","error":"trap"})"), x),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"error","error":"trap"})"), x),
             LaunchVerdict::TrapUnfinished);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"hang"})"), x), LaunchVerdict::HangUnfinished);
-  EXPECT_EQ(judge(record(R"({"kernel":"k","status":"completed","buffers":[[1,2,4],null]})"), x),
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"hang"})"), x), LaunchVerdict::HangUnfinished);
+  EXPECT_EQ(judge(record(R"({"kernel":"k","run":0,"status":"completed","buffers":[[1,2,4],null]})"), x),
             LaunchVerdict::NotAmongBounded);
-  EXPECT_THROW(record(R"({"kernel":"k","status":"done"})"), model::FormatError);
+  EXPECT_THROW(record(R"({"kernel":"k","run":0,"status":"done"})"), model::FormatError);
   EXPECT_THROW(record("not json"), model::FormatError);
+  EXPECT_THROW(record(R"({"kernel":"k","status":"hang"})"), model::FormatError);  // no run
 }
 
 }  // namespace
