@@ -504,6 +504,27 @@ std::vector<spec::FormId> unconfirmed_forms(const Replayer& r) {
   return out;
 }
 
+std::string summary_table(const Replayer& r, const std::string& indent) {
+  std::ostringstream os;
+  os << indent << std::left << std::setw(28) << "form" << std::right << std::setw(8) << "states"
+     << std::setw(16) << "lanes compared" << std::setw(10) << "agreed" << std::setw(12)
+     << "mismatched" << std::setw(20) << "undefined-observed"
+     << "\n";
+  auto row = [&](const std::string& name, const Tally& t) {
+    os << indent << std::left << std::setw(28) << name << std::right << std::setw(8) << t.states
+       << std::setw(16) << t.lanes << std::setw(10) << t.agreed << std::setw(12) << t.mismatched
+       << std::setw(20) << t.undefined
+       << (t.beside_ub ? "  (" + std::to_string(t.beside_ub) + " mismatched beside UB)" : "")
+       << (t.unavailable ? "  (" + std::to_string(t.unavailable) + " unavailable per model)" : "")
+       << (t.d_open ? "  (" + std::to_string(t.d_open) + " with d open)" : "") << "\n";
+  };
+  for (const auto& f : spec::kForms)
+    if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
+      row(std::string(f.name), it->second);
+  row("total", r.total());
+  return os.str();
+}
+
 namespace {
 nlohmann::json tally_json(const Tally& t, spec::FormId form) {
   nlohmann::json o{{"states", t.states},

@@ -228,6 +228,11 @@ class Replayer {
 /// Catalog forms with no replayed state: not confirmed on the hardware these captures came from.
 std::vector<spec::FormId> unconfirmed_forms(const Replayer& r);
 
+/// The per-form tallies and their total as a text table (form, states, lanes compared, agreed,
+/// mismatched, undefined-observed), each line after `indent`. capture-check and report both print
+/// this one, so a column has one name wherever the corpus is summed up.
+std::string summary_table(const Replayer& r, const std::string& indent = "");
+
 /// The replay's findings as JSON ("warpspec-observed/1"): per-form tallies, what the hardware did
 /// on undefined lanes (with the readings that reproduce it and example lane tables), where a
 /// shuffle's d is left open, which lanes elect.sync elected, and the forms not confirmed on

@@ -18,26 +18,6 @@
 namespace warpspec::cli {
 namespace {
 
-void print_summary(const capture::Replayer& r) {
-  std::cout << std::left << std::setw(28) << "form" << std::right << std::setw(8) << "states"
-            << std::setw(16) << "lanes compared" << std::setw(10) << "agreed" << std::setw(12)
-            << "mismatched" << std::setw(20) << "undefined-observed"
-            << "\n";
-  auto row = [](const std::string& name, const capture::Tally& t) {
-    std::cout << std::left << std::setw(28) << name << std::right << std::setw(8) << t.states
-              << std::setw(16) << t.lanes << std::setw(10) << t.agreed << std::setw(12)
-              << t.mismatched << std::setw(20) << t.undefined
-              << (t.beside_ub ? "  (" + std::to_string(t.beside_ub) + " mismatched beside UB)" : "")
-              << (t.unavailable ? "  (" + std::to_string(t.unavailable) + " unavailable per model)"
-                                : "")
-              << (t.d_open ? "  (" + std::to_string(t.d_open) + " with d open)" : "") << "\n";
-  };
-  for (const auto& f : spec::kForms)
-    if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
-      row(std::string(f.name), it->second);
-  row("total", r.total());
-}
-
 int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mismatches,
                       bool show_observed, const std::string& facts, const std::string& impl,
                       const std::string& programs, bool sampled, uint64_t max_states) {
@@ -95,7 +75,7 @@ int run_capture_check(const std::vector<std::string>& inputs, std::size_t max_mi
   std::cout << "capture-check: " << files << " file(s) replayed against the " << impl;
   for (const auto& d : r.devices()) std::cout << "; " << d;
   std::cout << "\n\n";
-  print_summary(r);
+  std::cout << capture::summary_table(r);
 
   const auto total = r.total();
   if (!r.mismatches().empty()) {

@@ -69,20 +69,8 @@ bool hardware_corpus(const std::string& dir) {
   } catch (const std::exception& e) {
     throw Failure{kExitDataError, e.what()};
   }
-  std::cout << "  " << std::left << std::setw(28) << "form" << std::right << std::setw(8)
-            << "states" << std::setw(15) << "defined lanes" << std::setw(10) << "agree"
-            << std::setw(10) << "differ" << std::setw(18) << "undefined (seen)"
-            << "\n";
-  auto row = [](const std::string& name, const capture::Tally& t) {
-    std::cout << "  " << std::left << std::setw(28) << name << std::right << std::setw(8)
-              << t.states << std::setw(15) << t.lanes << std::setw(10) << t.agreed << std::setw(10)
-              << t.mismatched << std::setw(18) << t.undefined << "\n";
-  };
-  for (const auto& f : spec::kForms)
-    if (auto it = r.per_form().find(std::string(f.name)); it != r.per_form().end())
-      row(std::string(f.name), it->second);
+  std::cout << capture::summary_table(r, "  ");
   const auto total = r.total();
-  row("total", total);
   for (const auto& d : r.devices()) std::cout << "  recorded on " << d << "\n";
   if (total.d_open)
     std::cout << "  " << total.d_open
