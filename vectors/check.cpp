@@ -265,7 +265,7 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   const bool has_d = spec::writes_d(v.instr.instr);
   std::vector<std::vector<std::string>> rows;
   std::vector<unsigned> row_lane;
-  std::vector<std::string> head{cta ? "thread" : "lane", "status"};
+  std::vector<std::string> head{"status"};
   const bool mask_column =
       !cta && !v.instr.instr.imm_mask && spec::has_membermask(v.instr.instr.form);
   if (mask_column) head.push_back("mask");
@@ -278,7 +278,7 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
   if (has_d) head.insert(head.end(), {chosen ? "model's d" : "expected d", "observed d"});
   if (v.instr.instr.write_p)
     head.insert(head.end(), {chosen ? "model's p" : "expected p", "observed p"});
-  head.push_back("defined");
+  head.insert(head.end(), {"defined", ""});
   std::set<unsigned> bad(f.mismatch.lanes.begin(), f.mismatch.lanes.end());
   const std::size_t n = x.defined.size();
   std::vector<unsigned> hidden_exited, hidden_inactive;
@@ -293,12 +293,8 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
       (status == "exited" ? hidden_exited : hidden_inactive).push_back(i);
       continue;
     }
-    std::vector<std::string> row{"", status};
-    if (mask_column) {
-      char b[16];
-      std::snprintf(b, sizeof b, "0x%08x", r.warp.mask[i]);
-      row.push_back(b);
-    }
+    std::vector<std::string> row{status};
+    if (mask_column) row.push_back(model::format_hex(r.warp.mask[i], 32));
     if (site_column) row.push_back(std::to_string(r.warp.site[i]));
     if (!syn.none)
       row.push_back(cta ? std::to_string(static_cast<int32_t>(r.cta.pred[i]))
@@ -318,45 +314,14 @@ std::string failure_table(const Vector& v, const std::vector<Expected>& e, const
       row.push_back(i < o.present.size() && o.present[i] ? (o.p[i] ? "1" : "0") : "-");
     }
     row.push_back(!x.executes[i] ? "-" : x.defined[i] ? "yes" : "NO (UB)");
-    if (bad.count(i)) row.push_back("<< differs");
+    row.push_back(bad.count(i) ? "<< differs" : "");
     rows.push_back(row);
     row_lane.push_back(i);
   }
-  // Merge rows of consecutive lanes that are equal but for the lane number (as eval does).
-  std::vector<std::pair<std::string, std::vector<std::string>>> merged;
-  unsigned last = 0;
-  for (unsigned k = 0; k < rows.size(); ++k) {
-    const unsigned i = row_lane[k];
-    auto key = std::vector<std::string>(rows[k].begin() + 1, rows[k].end());
-    if (!merged.empty() && last + 1 == i &&
-        std::vector<std::string>(merged.back().second.begin() + 1, merged.back().second.end()) ==
-            key) {
-      auto& label = merged.back().first;
-      auto dash = label.find('-');
-      label = (dash == std::string::npos ? label : label.substr(0, dash)) + "-" + std::to_string(i);
-    } else {
-      merged.push_back({std::to_string(i), rows[k]});
-    }
-    last = i;
-  }
-  std::vector<std::size_t> w(head.size() + 1, 0);
-  for (std::size_t c = 0; c < head.size(); ++c) w[c] = head[c].size();
-  for (auto& [label, row] : merged) {
-    row[0] = label;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c >= w.size()) w.resize(c + 1, 0);
-      w[c] = std::max(w[c], row[c].size());
-    }
-  }
+  // The one table renderer eval uses: runs of lanes whose rows are equal merge ("2-31").
   std::ostringstream os;
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string s = "    ";
-    for (std::size_t c = 0; c < row.size(); ++c)
-      s += row[c] + (c + 1 < row.size() ? std::string(w[c] - row[c].size() + 2, ' ') : "");
-    os << s << "\n";
-  };
-  line(head);
-  for (auto& [label, row] : merged) line(row);
+  std::istringstream table(model::table(head, rows, cta ? "thread" : "lane", true, row_lane));
+  for (std::string line; std::getline(table, line);) os << "    " << line << "\n";
   if (!hidden_exited.empty()) os << "    exited: " << model::format_threads(hidden_exited) << "\n";
   if (!hidden_inactive.empty())
     os << "    alive, not executing: " << model::format_threads(hidden_inactive) << "\n";
@@ -546,15 +511,23 @@ std::string render_json(const CheckReport& r) {
       const bool has_d = spec::writes_d(v.instr.instr);
       // Each differing lane with what the specification and the implementation gave (null: no
       // result), as the text's table shows them.
+      // A value is spelled as in eval --json: a hex string of the result's width (the whole 64
+      // bits of a shuffle overload's d), a boolean for a predicate result.
+      const bool pred_d =
+          spec::form_info(v.instr.instr.form).d_type == spec::ResultType::Pred;
+      const unsigned d_bits = v.instr.instr.wide ? 64 : 32;
+      auto d_json = [&](const auto& x, unsigned i) {
+        return pred_d ? nlohmann::json(d_value(x, i) != 0)
+                      : nlohmann::json(model::format_hex(d_value(x, i), d_bits));
+      };
       auto values = nlohmann::json::array();
       for (auto i : f.mismatch.lanes) {
         const bool present =
             k < f.observed.size() && i < f.observed[k].present.size() && f.observed[k].present[i];
         nlohmann::json lane{{"lane", i}};
-        if (has_d) {  // whole: both words of a 64-bit shuffle overload's d
-          lane["expected_d"] = d_value(e[k], i);
-          lane["observed_d"] =
-              present ? nlohmann::json(d_value(f.observed[k], i)) : nlohmann::json();
+        if (has_d) {
+          lane["expected_d"] = d_json(e[k], i);
+          lane["observed_d"] = present ? d_json(f.observed[k], i) : nlohmann::json();
         }
         if (v.instr.instr.write_p) {
           lane["expected_p"] = static_cast<bool>(e[k].p[i]);
