@@ -60,23 +60,9 @@ std::string status_text(const model::Warp& w, unsigned i) {
 
 }  // namespace
 
-std::string lane_list(uint32_t lanes) {
-  if (lanes == 0) return "none";
-  std::string s;
-  for (unsigned i = 0; i < 32;) {
-    if (!((lanes >> i) & 1u)) {
-      ++i;
-      continue;
-    }
-    unsigned j = i;
-    while (j + 1 < 32 && ((lanes >> (j + 1)) & 1u)) ++j;
-    if (!s.empty()) s += ",";
-    s += std::to_string(i);
-    if (j > i) s += (j == i + 1 ? "," : "-") + std::to_string(j);
-    i = j + 1;
-  }
-  return s;
-}
+// The model's lane formatter, so that a lane set reads alike in every table and message ("4-5",
+// never "4,5" beside it).
+std::string lane_list(uint32_t lanes) { return model::format_lanes(lanes); }
 
 std::string instr_text(const spec::Instr& in, bool pre_volta) {
   std::string s(spec::form_info(in.form).name);
