@@ -64,9 +64,14 @@ std::string quoted(std::string_view t) {
   return "'" + shown_text(t) + "'";
 }
 
-std::string describe_char(char c) {
-  if (c == '\0') return "the end of the text";
-  return quoted(std::string_view(&c, 1));
+// The character at the cursor, quoted: a character outside ASCII whole, never its first byte
+// alone (half a UTF-8 sequence is no character a reader can recognise).
+std::string describe_next(Cursor& c) {
+  const char first = c.peek();
+  if (first == '\0') return "the end of the text";
+  const auto b = static_cast<unsigned char>(first);
+  const std::size_t n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return quoted(c.s.substr(c.pos, n));
 }
 
 bool is_identifier(std::string_view w) {
@@ -166,14 +171,14 @@ std::string expect_register(Cursor& c, const char* what, bool allow_sink = false
   if (w == "_") throw Fail{col, std::string("the sink '_' is not allowed for ") + what};
   if (!is_identifier(w))
     throw Fail{col, std::string("expected a register name for ") + what + ", found " +
-                        (w.empty() ? describe_char(c.peek()) : quoted(w))};
+                        (w.empty() ? describe_next(c) : quoted(w))};
   return std::string(w);
 }
 
 void expect_comma(Cursor& c, const char* before) {
   if (!c.eat(','))
     throw Fail{c.column(),
-               std::string("expected ',' before ") + before + ", found " + describe_char(c.peek())};
+               std::string("expected ',' before ") + before + ", found " + describe_next(c)};
 }
 
 // Reads a membermask operand: a 32-bit immediate or a register name.
@@ -184,7 +189,7 @@ void read_word_operand(Cursor& c, const char* what, const char* example,
   auto w = c.word();
   if (w.empty())
     throw Fail{col, std::string("expected ") + what + " (an immediate such as " + example +
-                        " or a register), found " + describe_char(c.peek())};
+                        " or a register), found " + describe_next(c)};
   if (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '-') {
     auto v = parse_unsigned(w, 32);
     if (!v) {
@@ -212,7 +217,7 @@ void expect_end(Cursor& c) {
   c.skip_space();
   if (c.pos + 1 < c.s.size() && c.s[c.pos] == '/' && c.s[c.pos + 1] == '/') return;
   if (!c.at_end())
-    throw Fail{c.column(), "unexpected " + describe_char(c.peek()) + " after the instruction"};
+    throw Fail{c.column(), "unexpected " + describe_next(c) + " after the instruction"};
 }
 
 // An operand as written back: a register's name, or the immediate in hex (in decimal when
@@ -471,7 +476,7 @@ ParsedInstr parse_call(Cursor& c) {
     if (c.peek() == '!') throw Fail{vcol, "negate the predicate in the state, not in the call"};
     auto v = c.word();
     if (v.empty())
-      throw Fail{vcol, "expected the value argument, found " + describe_char(c.peek())};
+      throw Fail{vcol, "expected the value argument, found " + describe_next(c)};
     args += std::string(args.empty() ? "" : ", ") +
             (cast ? "(" + std::string(ctype_name(*cast)) + ")" : "") + std::string(v);
   }
@@ -508,7 +513,7 @@ ParsedInstr parse_call(Cursor& c) {
   }
   if (!c.eat(')'))
     throw Fail{c.column(), "expected ')' to close the call (too many arguments?), found " +
-                               describe_char(c.peek())};
+                               describe_next(c)};
   expect_end(c);
   out.instr.form = chosen->form;
   out.instr.wide = is_wide_shuffle(*chosen);
