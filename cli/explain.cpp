@@ -25,7 +25,8 @@ bool explain_clause(const std::string& text, bool json) {
   if (auto id = spec::find_clause(text)) {
     const auto& c = spec::clause_info(*id);
     if (json) {
-      std::cout << nlohmann::json{{"id", c.key},
+      std::cout << nlohmann::json{{"schema", "warpspec-clause/1"},
+                                  {"id", c.key},
                                   {"kind", spec::clause_kind_name(c.kind)},
                                   {"text", c.text},
                                   {"source", c.source},
@@ -42,7 +43,8 @@ bool explain_clause(const std::string& text, bool json) {
   if (auto pc = programs::find_program_clause(text)) {
     const bool ub = programs::is_undefined(text);
     if (json) {
-      std::cout << nlohmann::json{{"id", text},
+      std::cout << nlohmann::json{{"schema", "warpspec-clause/1"},
+                                  {"id", text},
                                   {"kind", ub ? "undefined" : "finding"},
                                   {"text", programs::clause_text(*pc)},
                                   {"source", "warpspec run (docs/programs.md)"}}
@@ -69,7 +71,8 @@ int run_explain(const std::string& text, const std::string& target_text,
   const auto ptx = ptx_or_fail(ptx_text, spec::kLatestPtx);
   const auto verdict = spec::check_availability(f.avail, target, ptx);
   if (json) {
-    nlohmann::json j{{"form", f.name},
+    nlohmann::json j{{"schema", "warpspec-explain/1"},
+                     {"form", f.name},
                      {"syntax", std::string(f.name) + " " + std::string(f.syntax) + ";"},
                      {"family", spec::family_name(f.family)},
                      {"operand", spec::operand_type_name(f.a_type)},

@@ -75,7 +75,9 @@ int list_properties(const std::vector<checker::Property>& lib, bool json) {
     else
       std::cout << p.name << "\n    " << p.doc << "\n";
   }
-  if (json) std::cout << out.dump(2) << "\n";
+  if (json)
+    std::cout << nlohmann::json{{"schema", "warpspec-properties/1"}, {"properties", out}}.dump(2)
+              << "\n";
   return kExitOk;
 }
 
@@ -161,7 +163,8 @@ int run_prove(const ProveArgs& a) {
     }
     nlohmann::json slow = nlohmann::json::array();
     for (const auto* v : by_time) slow.push_back({{"name", v->name}, {"seconds", v->seconds}});
-    std::cout << nlohmann::json{{"properties", props},
+    std::cout << nlohmann::json{{"schema", "warpspec-prove/1"},
+                                {"properties", props},
                                 {"summary",
                                  {{"total", verdicts.size()},
                                   {"proved", proved},

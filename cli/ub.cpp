@@ -223,29 +223,25 @@ int run_ub(const UbArgs& a) {
         if (cl.witness || cl.cta_witness) {
           j["witness_executing"] = cl.witness_executing;
           j["witness_smallest"] = cl.smallest;
+          // The witness as eval --json writes a state (hex masks and operands, the instruction's
+          // own membermask, d and defined per lane), from the same writer.
           if (cl.witness) {
             j["fires_on"] = checker::lane_list(cl.fires_on);
-            nlohmann::json lanes = nlohmann::json::array();
-            for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-              nlohmann::json l{{"lane", i},
-                               {"status", model::status_name(model::status(*cl.witness, i))},
-                               {"mask", p.instr.imm_mask.value_or(cl.witness->mask[i])},
-                               {"a", cl.witness->a[i]},
-                               {"site", cl.witness->site[i]}};
-              if (spec::has_operands_bc(p.instr.form)) {
-                l["b"] = spec::operand_b(model::Concrete{}, p.instr, *cl.witness, i);
-                l["c"] = spec::operand_c(model::Concrete{}, p.instr, *cl.witness, i);
-              }
-              lanes.push_back(l);
-            }
-            j["witness"] = lanes;
+            const auto r = model::evaluate(p.instr, *cl.witness, target);
+            j["witness"] =
+                model::result_json(p, *cl.witness, r, target, spec::kLatestPtx).at("lanes");
+          } else {
+            const auto r = model::evaluate_cta(p.instr, *cl.cta_witness, target);
+            j["witness"] =
+                model::result_json(p, *cl.cta_witness, r, target, spec::kLatestPtx).at("threads");
           }
         }
         out.push_back(j);
       }
       return out;
     };
-    nlohmann::json out{{"form", spec::form_info(p.instr.form).name},
+    nlohmann::json out{{"schema", "warpspec-ub/1"},
+                       {"form", spec::form_info(p.instr.form).name},
                        {"target", spec::to_string(target)},
                        {"clauses", answers(rep.clauses)}};
     if (spec::has_loose_d(p.instr.form)) out["undefined_values"] = answers(rep.undefined_values);
