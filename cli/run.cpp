@@ -165,7 +165,7 @@ nlohmann::ordered_json exploration_json(const programs::Program& p, const progra
                     {"schedule", o.schedule},
                     {"trace", trace_json(p, o)}});
   }
-  return {{"schema", "warpspec.run/1"},
+  return {{"schema", "warpspec-run/1"},
           {"kernel", p.name},
           {"threads", l.threads},
           {"target", spec::to_string(l.target)},
@@ -401,7 +401,7 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
       }
       groups.push_back(j);
     }
-    nlohmann::ordered_json j{{"schema", "warpspec.run-inputs/1"},
+    nlohmann::ordered_json j{{"schema", "warpspec-run-inputs/1"},
                              {"kernel", prog.name},
                              {"threads", launch.threads},
                              {"target", spec::to_string(launch.target)},
@@ -629,8 +629,8 @@ const bool run_registered = add_command(
        sub.add_flag("--deterministic", o->deterministic,
                     "exit 1 when the schedules complete with different memory or registers");
        sub.add_flag("--json", o->json,
-                    "print the exploration as JSON (schema warpspec.run/1; with --unknown, "
-                    "warpspec.run-inputs/1)");
+                    "print the exploration as JSON (schema warpspec-run/1; with --unknown, "
+                    "warpspec-run-inputs/1)");
        sub.add_flag("--quiet,-q", o->quiet, "no progress lines on standard error");
        sub.footer(
            "Every schedule the sm_70+ scheduler may choose is explored: which threads execute a "
