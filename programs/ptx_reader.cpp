@@ -49,22 +49,30 @@ std::string quoted(std::string_view s) {
 
 // ---------------------------------------------------------------- text and tokens
 
-// Byte offsets to lines and columns. Columns count bytes, as spec::ParseError's do, so a tab is
-// one column.
+// Byte offsets to lines and columns. Columns count characters, as every other input's messages
+// do (a UTF-8 comment before an error on its line moves the column by its characters, not its
+// bytes); a tab is one column.
 class LineTable {
  public:
   explicit LineTable(std::string_view text) {
-    for (std::size_t i = 0; i < text.size(); ++i)
+    for (std::size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\n') starts_.push_back(i + 1);
+      if ((static_cast<unsigned char>(text[i]) & 0xc0u) == 0x80u) continuations_.push_back(i);
+    }
   }
   SourceLoc at(std::size_t offset) const {
     const auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
+    const std::size_t start = starts_[static_cast<std::size_t>(line) - 1];
+    // The bytes before `offset` on its line, less those that continue a multi-byte character.
+    const auto first = std::lower_bound(continuations_.begin(), continuations_.end(), start);
+    const auto last = std::lower_bound(first, continuations_.end(), offset);
     return {static_cast<unsigned>(line),
-            static_cast<unsigned>(offset - starts_[static_cast<std::size_t>(line) - 1] + 1)};
+            static_cast<unsigned>(offset - start - static_cast<std::size_t>(last - first) + 1)};
   }
 
  private:
   std::vector<std::size_t> starts_{0};
+  std::vector<std::size_t> continuations_;  // offsets of UTF-8 continuation bytes, in order
 };
 
 // The text with its comments blanked (newlines kept): offsets stay those of the source, and an
