@@ -54,6 +54,16 @@ std::vector<WarpGroup> group_warps(const Env<model::Concrete>& env) {
   return groups;
 }
 
+// The widest operand any evaluation of a state reads (a b64 match beside a b32 one).
+spec::ValueSyntax widest_syntax(const WarpGroup& grp) {
+  auto syn = model::form_syntax(grp.records.front()->instr.form);
+  for (const auto* r : grp.records)
+    if (const auto s2 = model::form_syntax(r->instr.form);
+        !s2.none && (syn.none || s2.bits > syn.bits))
+      syn = s2;
+  return syn;
+}
+
 std::string status_text(const model::Warp& w, unsigned i) {
   return std::string(model::status_name(model::status(w, i)));
 }
@@ -82,12 +92,7 @@ std::string format_replay(const Env<model::Concrete>& env) {
     out << "warp state " << g + 1 << ":\n";
     bool sites = false;
     for (unsigned i = 1; i < spec::kWarpSize; ++i) sites = sites || w.site[i] != w.site[0];
-    // The widest operand any evaluation of this state reads (a b64 match beside a b32 one).
-    auto syn = model::form_syntax(grp.records.front()->instr.form);
-    for (const auto* r : grp.records)
-      if (const auto s2 = model::form_syntax(r->instr.form);
-          !s2.none && (syn.none || s2.bits > syn.bits))
-        syn = s2;
+    const auto syn = widest_syntax(grp);
     bool bc = false;  // a shuffle reads b and c too
     for (const auto* r : grp.records) bc = bc || spec::has_operands_bc(r->instr.form);
     std::vector<std::string> head{"status", "mask"};
@@ -169,12 +174,19 @@ std::string format_replay(const Env<model::Concrete>& env) {
 nlohmann::json replay_json(const Env<model::Concrete>& env) {
   nlohmann::json warps = nlohmann::json::array();
   for (const auto& grp : group_warps(env)) {
+    // Values as eval --json writes them: a predicate as a boolean, every other operand as hex of
+    // the widest width its evaluations read, never a predicate as sixteen hex digits.
+    const auto syn = widest_syntax(grp);
+    auto operand = [&](uint64_t a) {
+      return syn.is_pred ? nlohmann::json(a != 0)
+                         : nlohmann::json(model::format_hex(a, syn.bits == 64 ? 64 : 32));
+    };
     nlohmann::json lanes = nlohmann::json::array();
     for (unsigned i = 0; i < spec::kWarpSize; ++i)
       lanes.push_back({{"lane", i},
                        {"status", status_text(grp.state, i)},
                        {"mask", model::format_hex(grp.state.mask[i], 32)},
-                       {"a", model::format_hex(grp.state.a[i], 64)},
+                       {"a", operand(grp.state.a[i])},
                        {"site", grp.state.site[i]},
                        {"b", model::format_hex(grp.state.b[i], 32)},
                        {"c", model::format_hex(grp.state.c[i], 32)}});
@@ -182,8 +194,10 @@ nlohmann::json replay_json(const Env<model::Concrete>& env) {
     for (const auto* r : grp.records) {
       nlohmann::json d = nlohmann::json::array(), p = nlohmann::json::array(),
                      ex = nlohmann::json::array(), ub = nlohmann::json::object();
+      const bool pred_d = spec::form_info(r->instr.form).d_type == spec::ResultType::Pred;
       for (unsigned i = 0; i < spec::kWarpSize; ++i) {
-        d.push_back(r->outcome.d[i]);
+        d.push_back(pred_d ? nlohmann::json(r->outcome.d[i] != 0)
+                           : nlohmann::json(model::format_hex(r->outcome.d[i], 32)));
         p.push_back(r->outcome.p[i]);
         ex.push_back(r->outcome.executes[i]);
       }

@@ -41,7 +41,18 @@ TEST(Mutants, IgnoringTheMembermaskBreaksBallotWithinTheLiveMask) {
 
 TEST(Mutants, InvertedUniBreaksUniAsAllOrNone) {
   auto m = mutants::implementation(MutantId::VoteUniInverted);
-  expect_refuted_with_replay(prove_named(law_library(m), "vote.uni_is_all_or_none"));
+  const auto v = prove_named(law_library(m), "vote.uni_is_all_or_none");
+  expect_refuted_with_replay(v);
+  // The JSON counterexample spells values as eval --json does: a predicate operand or result is
+  // a boolean (it was sixteen hex digits, and d a bare number), a 32-bit result a hex string.
+  ASSERT_FALSE(v.counterexample_json["warps"].empty());
+  const auto& w = v.counterexample_json["warps"][0];
+  EXPECT_TRUE(w["lanes"][0]["a"].is_boolean()) << w.dump();
+  for (const auto& e : w["evaluations"]) {
+    const bool pred = e["instr"].get<std::string>().find(".pred") != std::string::npos;
+    EXPECT_EQ(e["d"][0].is_boolean(), pred) << e.dump();
+    EXPECT_EQ(e["d"][0].is_string(), !pred) << e.dump();
+  }
 }
 
 TEST(Mutants, FloatMatchByValueBreaksBitPatternComparison) {
