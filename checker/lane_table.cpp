@@ -72,7 +72,9 @@ std::string status_text(const model::Warp& w, unsigned i) {
 
 // The model's lane formatter, so that a lane set reads alike in every table and message ("4-5",
 // never "4,5" beside it).
-std::string lane_list(uint32_t lanes) { return model::format_lanes(lanes); }
+std::string lane_list(uint32_t lanes) {
+  return model::format_lanes(lanes);
+}
 
 std::string instr_text(const spec::Instr& in, bool pre_volta) {
   std::string s(spec::form_info(in.form).name);

@@ -475,8 +475,7 @@ ParsedInstr parse_call(Cursor& c) {
     const auto vcol = c.column();
     if (c.peek() == '!') throw Fail{vcol, "negate the predicate in the state, not in the call"};
     auto v = c.word();
-    if (v.empty())
-      throw Fail{vcol, "expected the value argument, found " + describe_next(c)};
+    if (v.empty()) throw Fail{vcol, "expected the value argument, found " + describe_next(c)};
     args += std::string(args.empty() ? "" : ", ") +
             (cast ? "(" + std::string(ctype_name(*cast)) + ")" : "") + std::string(v);
   }
@@ -512,8 +511,8 @@ ParsedInstr parse_call(Cursor& c) {
     args += ", &" + p;
   }
   if (!c.eat(')'))
-    throw Fail{c.column(), "expected ')' to close the call (too many arguments?), found " +
-                               describe_next(c)};
+    throw Fail{c.column(),
+               "expected ')' to close the call (too many arguments?), found " + describe_next(c)};
   expect_end(c);
   out.instr.form = chosen->form;
   out.instr.wide = is_wide_shuffle(*chosen);

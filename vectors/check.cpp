@@ -513,8 +513,7 @@ std::string render_json(const CheckReport& r) {
       // result), as the text's table shows them.
       // A value is spelled as in eval --json: a hex string of the result's width (the whole 64
       // bits of a shuffle overload's d), a boolean for a predicate result.
-      const bool pred_d =
-          spec::form_info(v.instr.instr.form).d_type == spec::ResultType::Pred;
+      const bool pred_d = spec::form_info(v.instr.instr.form).d_type == spec::ResultType::Pred;
       const unsigned d_bits = v.instr.instr.wide ? 64 : 32;
       auto d_json = [&](const auto& x, unsigned i) {
         return pred_d ? nlohmann::json(d_value(x, i) != 0)
