@@ -64,6 +64,14 @@ spec::ValueSyntax widest_syntax(const WarpGroup& grp) {
   return syn;
 }
 
+// A thread's status in eval's words (executes, exited, inactive), in the table and the JSON alike.
+std::string cta_status(const model::Cta& c, std::size_t t) {
+  const auto st = c.exited[t]   ? model::LaneStatus::Exited
+                  : c.arrive[t] ? model::LaneStatus::Executes
+                                : model::LaneStatus::Inactive;
+  return std::string(model::status_name(st));
+}
+
 std::string status_text(const model::Warp& w, unsigned i) {
   return std::string(model::status_name(model::status(w, i)));
 }
@@ -146,10 +154,7 @@ std::string format_replay(const Env<model::Concrete>& env) {
       head.push_back((q->label == "model" ? "" : q->label + ": ") + instr_text(q->instr));
     std::vector<std::vector<std::string>> rows;
     for (std::size_t t = 0; t < c.arrive.size(); ++t) {
-      const auto st = c.exited[t]   ? model::LaneStatus::Exited
-                      : c.arrive[t] ? model::LaneStatus::Executes
-                                    : model::LaneStatus::Inactive;
-      std::vector<std::string> row{std::string(model::status_name(st)),
+      std::vector<std::string> row{cta_status(c, t),
                                    std::to_string(static_cast<int32_t>(c.pred[t]))};
       operands.add_cells(c, t, row);
       for (const auto* q : evals) {
@@ -220,9 +225,7 @@ nlohmann::json replay_json(const Env<model::Concrete>& env) {
     nlohmann::json threads = nlohmann::json::array();
     for (std::size_t t = 0; t < r.state.arrive.size(); ++t)
       threads.push_back({{"thread", t},
-                         {"status", r.state.exited[t]   ? "exited"
-                                    : r.state.arrive[t] ? "arrives"
-                                                        : "absent"},
+                         {"status", cta_status(r.state, t)},
                          {"pred", r.state.pred[t]},
                          {"bar", r.state.bar[t]},
                          {"count", r.state.count[t]},

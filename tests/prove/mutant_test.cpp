@@ -186,10 +186,11 @@ TEST(Mutants, ABlockCounterexampleShowsEachThreadsBarrierNumber) {
   expect_refuted_with_replay(v);
   EXPECT_NE(v.counterexample.find("threads):\nthread  status    pred  bar "), std::string::npos)
       << v.counterexample;
-  // Two threads at different barriers, both executing: what the mutant gets wrong.
+  // Two threads at different barriers, both executing: what the mutant gets wrong. The JSON
+  // names a thread's status in eval's words, as the table above it does.
   std::set<uint32_t> bars;
   for (const auto& t : v.counterexample_json["blocks"][0]["threads"])
-    if (t["status"] == "arrives") bars.insert(t["bar"].get<uint32_t>());
+    if (t["status"] == "executes") bars.insert(t["bar"].get<uint32_t>());
   EXPECT_GE(bars.size(), 2u) << v.counterexample;
 }
 
