@@ -242,7 +242,7 @@ WS_API void ws_report_free(ws_report *report);
 WS_API uint64_t ws_report_vectors(const ws_report *report);
 WS_API uint64_t ws_report_compared(const ws_report *report);
 WS_API uint64_t ws_report_mismatches(const ws_report *report);
-/* The report as `warpspec check` prints it, and as its --json output ("warpspec-check/1"). */
+/* The report as `warpspec check` prints it, and as its --json output ("warpspec-check/2"). */
 WS_API const char *ws_report_text(const ws_report *report);
 WS_API const char *ws_report_json(const ws_report *report);
 

@@ -48,7 +48,7 @@ const bool check_registered = add_command(
                       "The implementation's results: one JSON line per vector, in the same order, "
                       "e.g. {\"id\": 7, \"d\": [\"0x3\", ...], \"p\": [1, ...]} (docs/vectors.md)")
            ->required();
-       sub.add_flag("--json", o->json, "Print the report as JSON (schema warpspec-check/1)");
+       sub.add_flag("--json", o->json, "Print the report as JSON (schema warpspec-check/2)");
        sub.add_option("--max-failures", o->max_failures,
                       "Show at most this many violated clauses (default 5)");
        sub.footer(

@@ -475,7 +475,7 @@ std::string render(const CheckReport& r, std::size_t max_failures) {
 }
 
 std::string render_json(const CheckReport& r) {
-  nlohmann::json j{{"schema", "warpspec-check/1"},
+  nlohmann::json j{{"schema", "warpspec-check/2"},
                    {"vectors", r.vectors},
                    {"compared", r.compared},
                    {"mismatches", r.mismatches},

@@ -71,7 +71,7 @@ std::vector<MutantId> explain_failure(const Vector& v, const std::vector<Observe
 /// lane tables.
 std::string render(const CheckReport& r, std::size_t max_failures);
 
-/// The JSON report ("warpspec-check/1").
+/// The JSON report ("warpspec-check/2").
 std::string render_json(const CheckReport& r);
 
 }  // namespace warpspec::vectors
