@@ -195,7 +195,7 @@ struct Fields {
       // A block barrier's text is read by the instruction parser instead (parse_cta), which
       // also knows its barrier.cta spellings.
       if (spec::is_warp_form(this->form) && !instr.starts_with(form))
-        fail(kInstr, "\"" + std::string(instr) + "\" does not start with the form name " +
+        fail(kInstr, "\"" + spec::shown_text(instr) + "\" does not start with the form name " +
                          std::string(form));
       r.instr = instr;
     } else if (via == "intrinsic") {
@@ -205,17 +205,18 @@ struct Fields {
       // Intrinsics without a value argument (__syncthreads) carry no ctype.
       if (!ctype.empty()) {
         const auto t = ctype_from(ctype);
-        if (!t) fail(kCtype, "unknown C type '" + std::string(ctype) + "'");
+        if (!t) fail(kCtype, "unknown C type '" + spec::shown_text(ctype) + "'");
         r.ctype = *t;
       }
       bool found = false;
       for (const auto& i : spec::all_intrinsics())
         found = found || (i.name == r.call && i.form == r.form && i.value_type == r.ctype);
       if (!found)
-        fail(kCall, "intrinsic " + r.call + "(" + std::string(ctype) + ") does not lower to " +
+        fail(kCall, "intrinsic " + spec::shown_text(r.call) + "(" + spec::shown_text(ctype) +
+                        ") does not lower to " +
                         std::string(form));
     } else {
-      fail(kVia, "expected \"ptx\" or \"intrinsic\", found \"" + std::string(via) + "\"");
+      fail(kVia, "expected \"ptx\" or \"intrinsic\", found \"" + spec::shown_text(via) + "\"");
     }
     if (r.negate && !spec::form_info(r.form).negatable)
       fail(kNegate, std::string(form) + " has no negated operand");
@@ -260,15 +261,16 @@ template <class R>
 spec::Instr record_instr(Fields& in, const R& r, const char* operand) {
   const auto parsed = spec::parse_instruction(r.instr);
   if (const auto* e = std::get_if<spec::ParseError>(&parsed))
-    in.fail(kInstr, "\"" + r.instr + "\" does not parse: " + e->message);
+    in.fail(kInstr, "\"" + spec::shown_text(r.instr) + "\" does not parse: " + e->message);
   const spec::Instr ins = std::get<spec::ParsedInstr>(parsed).instr;
   if (ins.form != r.form)
-    in.fail(kInstr, "\"" + r.instr + "\" is " + std::string(spec::form_info(ins.form).name) +
+    in.fail(kInstr, "\"" + spec::shown_text(r.instr) + "\" is " +
+                        std::string(spec::form_info(ins.form).name) +
                         ", not " + std::string(spec::form_info(r.form).name));
   if (ins.negate != r.negate)
     in.fail(in.has(kNegate) ? kNegate : kInstr,
             std::string("\"negate\" must be ") + (ins.negate ? "true" : "false") + ": \"" +
-                r.instr + "\" writes " + (ins.negate ? "!" : "") + operand);
+                spec::shown_text(r.instr) + "\" writes " + (ins.negate ? "!" : "") + operand);
   return ins;
 }
 
@@ -683,7 +685,7 @@ Header parse_header(json::Document& doc, const json::Line& line) {
   if (!schema || schema->kind() != json::Kind::String)
     root.fail("expected the header line with \"schema\": \"" + std::string(kSchema) + "\"");
   if (const auto s = schema->string(); s != kSchema)
-    schema->fail("unsupported schema \"" + std::string(s) + "\": expected \"" +
+    schema->fail("unsupported schema \"" + spec::shown_text(s) + "\": expected \"" +
                  std::string(kSchema) + "\"");
   root.reset();
   constexpr json::Names<10> names{"schema",   "device", "sm",  "driver", "runtime",
@@ -739,7 +741,7 @@ Record parse_record(json::Document& doc, const json::Line& line) {
   const auto name = form->string();
   const auto id = spec::find_form(name);
   if (!id)
-    form->fail("unknown form '" + std::string(name) +
+    form->fail("unknown form '" + spec::shown_text(name) +
                "': expected a catalog name such as match.any.sync.b32");
   root.reset();
   Fields in(doc, root, *id);

@@ -222,7 +222,9 @@ std::string Path::str() const {
   if (!parent_) return {};
   std::string s = parent_->str();
   if (element_) return s + "[" + std::to_string(index_) + "]";
-  return s.empty() ? std::string(key_) : s + "." + std::string(key_);
+  // A member name the format does not have may be of any length: shown cut.
+  const std::string key = spec::shown_text(key_);
+  return s.empty() ? key : s + "." + key;
 }
 
 std::string found(std::string_view text, const char* at) {

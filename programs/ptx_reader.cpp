@@ -414,11 +414,11 @@ struct Opcode {
     auto t = parse_type(q);
     if (t && (pred_ok || *t != Type::Pred)) return *t;
     if (is_float_type(q)) unsupported("floating-point types are not supported");
-    unsupported("'." + std::string(q) + "' is not supported here");
+    unsupported(quoted("." + std::string(q)) + " is not supported here");
   }
   // The opcode must have exactly `n` qualifiers; names the first one too many.
   void expect_quals(std::size_t n) const {
-    if (quals.size() > n) unsupported("'." + std::string(quals[n]) + "' is not supported");
+    if (quals.size() > n) unsupported(quoted("." + std::string(quals[n])) + " is not supported");
     if (quals.size() < n) unsupported("a qualifier is missing");
   }
 };
@@ -659,7 +659,7 @@ void EntryReader::read_reg() {
   if (!type)
     fail(tt.loc,
          std::string(is_float_type(tt.text) ? "floating-point registers (" : "registers (") +
-             std::string(tt.text) + ") are not supported");
+             spec::shown_text(tt.text) + ") are not supported");
   do {
     const Token& name = c_.expect(Tok::Word, "a register name");
     if (!c_.eat('<')) {
@@ -917,7 +917,7 @@ void EntryReader::read_arith(Instruction& in, const Opcode& op,
   }
   const std::size_t type_at = has_mode ? 1 : 0;
   if (op.quals.size() > type_at + 1)
-    op.unsupported("'." + std::string(op.quals[type_at]) + "' is not supported");
+    op.unsupported(quoted("." + std::string(op.quals[type_at])) + " is not supported");
   if (op.quals.size() <= type_at) op.unsupported("a type is missing");
   const bool logical = in.op == Op::And || in.op == Op::Or || in.op == Op::Xor || in.op == Op::Not;
   in.type = in.src_type = op.type(op.quals[type_at], logical);
@@ -990,7 +990,7 @@ void EntryReader::read_memory(Instruction& in, const Opcode& op,
     if (q == "local" || q == "const")
       op.unsupported("the ." + std::string(q) + " state space is not supported");
     const auto s = space_of(q);
-    if (!s || has_space) op.unsupported("'." + std::string(q) + "' is not supported");
+    if (!s || has_space) op.unsupported(quoted("." + std::string(q)) + " is not supported");
     in.space = *s;
     has_space = true;
   }
@@ -1017,7 +1017,7 @@ void EntryReader::read_cvta(Instruction& in, const Opcode& op, const std::vector
   op.expect_quals(i + 2);
   const auto s = op.quals[i];
   if (s != "global" && s != "shared")
-    op.unsupported("the ." + std::string(s) + " state space is not supported");
+    op.unsupported("the ." + spec::shown_text(s) + " state space is not supported");
   in.space = s == "global" ? Space::Global : Space::Shared;
   in.type = op.type(op.quals[i + 1]);
   if (bits(in.type) != 32 && bits(in.type) != 64) op.unsupported("cvta takes .u32 or .u64");
@@ -1038,7 +1038,8 @@ void EntryReader::read_cvt(Instruction& in, const Opcode& op, const std::vector<
   in.op = Op::Cvt;
   for (auto q : op.quals)
     if (!parse_type(q) && !is_float_type(q))
-      op.unsupported("rounding and saturation ('." + std::string(q) + "') are not supported");
+      op.unsupported("rounding and saturation (" + quoted("." + std::string(q)) +
+                     ") are not supported");
   op.expect_quals(2);
   in.type = op.type(op.quals[0]);
   in.src_type = op.type(op.quals[1]);
@@ -1060,7 +1061,7 @@ void EntryReader::read_setp(Instruction& in, const Opcode& op, const std::vector
   const auto* cmp = std::find_if(std::begin(kCmps), std::end(kCmps),
                                  [&](const auto& c) { return c.first == op.quals[0]; });
   if (cmp == std::end(kCmps))
-    op.unsupported("unknown comparison '." + std::string(op.quals[0]) + "'");
+    op.unsupported("unknown comparison " + quoted("." + std::string(op.quals[0])));
   in.cmp = cmp->second;
   in.type = Type::Pred;
   in.src_type = op.type(op.quals[1]);
@@ -1258,7 +1259,7 @@ void ModuleReader::skip_definition(const Token& start) {
 
 const EntrySite& ModuleReader::choose(std::string_view entry) const {
   std::string names;
-  for (const auto& e : entries_) names += (names.empty() ? "" : ", ") + std::string(e.name);
+  for (const auto& e : entries_) names += (names.empty() ? "" : ", ") + spec::shown_text(e.name);
   if (entry.empty()) {
     if (entries_.empty()) throw Failure{{1, 1}, "the module has no .entry", true};
     if (entries_.size() > 1)

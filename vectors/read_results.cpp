@@ -216,7 +216,7 @@ bool ResultReader::header(const json::Line& line) {
   auto schema = root.find("schema", at);
   if (!schema) return false;
   if (const auto s = schema->string(); s != kResultsSchema)
-    schema->fail("\"" + std::string(s) + "\" is not supported; expected \"" +
+    schema->fail("\"" + spec::shown_text(s) + "\" is not supported; expected \"" +
                  std::string(kResultsSchema) + "\"");
   root.reset();
   root.members(json::Names<1>{"schema"}, [](int k, json::Value& m) {

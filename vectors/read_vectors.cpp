@@ -162,7 +162,7 @@ VectorsHeader parse_header(const json::Line& line, const std::string& file) {
   if (!schema)
     root.fail("expected a header line with \"schema\": \"" + std::string(kVectorsSchema) + "\"");
   if (const auto s = schema->string(); s != kVectorsSchema)
-    schema->fail("\"" + std::string(s) + "\" is not supported; expected \"" +
+    schema->fail("\"" + spec::shown_text(s) + "\" is not supported; expected \"" +
                  std::string(kVectorsSchema) + "\"");
   root.reset();
   VectorsHeader h;
@@ -347,7 +347,7 @@ void VectorReader::Impl::read(const json::Line& line) {
     const auto f = spec::find_form(form);
     if (!f)
       doc.fail(form_at, at,
-               "'" + std::string(form) + "' is not a form of the catalog (warpspec list)");
+               "'" + spec::shown_text(form) + "' is not a form of the catalog (warpspec list)");
     if (*f != cur.instr->instr.form)
       doc.fail(form_at, at,
                "the form is " + std::string(form) + ", but the instruction is a " +

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "json/read.hpp"
+#include "spec/instr_parse.hpp"
 
 namespace warpspec::vectors::values {
 
@@ -224,7 +225,8 @@ void lane_set(json::Value& v, std::size_t n, F&& f) {
     if (ok && p < end && *p == '-') ++p, ok = number(hi);
     if (!ok || (p < end && *p != ',') || hi < lo || hi >= n) {
       const char* stop = std::find(part, end, ',');
-      v.fail("'" + std::string(part, stop) + "' is not a range of lanes within 0-" +
+      v.fail("'" + spec::shown_text(std::string_view(part, stop - part)) +
+             "' is not a range of lanes within 0-" +
              std::to_string(n - 1));
     }
     f(lo, hi);
