@@ -397,8 +397,14 @@ KernelSetReplay replay_kernel_set(const KernelSet& set, unsigned every,
             // Not PTX outside the subset: the manifest names a kernel its file does not hold.
             k.manifest->fail(model::json_member_path(k.at, "entry"),
                              order[todo[i]] + ": " + k.ptx.string() + ": " + e->message);
-          if (const auto* p = std::get_if<programs::Program>(&read))
-            results[todo[i]] = programs::explore(*p, k.launch.launch, options_for(todo[i]));
+          if (const auto* p = std::get_if<programs::Program>(&read)) try {
+              results[todo[i]] = programs::explore(*p, k.launch.launch, options_for(todo[i]));
+            } catch (const std::invalid_argument& e) {
+              // A launch the kernel cannot take (a parameter too many, a scalar too wide): the
+              // manifest's fault, not an internal error.
+              k.manifest->fail(model::json_member_path(k.at, "params"),
+                               order[todo[i]] + ": " + k.ptx.string() + ": " + e.what());
+            }
         } catch (...) {
           std::lock_guard<std::mutex> hold(failure_lock);
           if (!failure) failure = std::current_exception();

@@ -333,6 +333,16 @@ std::string schedules_name(checker::InputClass::Schedules s) {
   return "not asked";
 }
 
+// A launch the kernel cannot take: the launch file's fault when it gave the parameters (with
+// --unknown too), the command line's otherwise.
+Failure launch_refused(const RunOptions& o, const std::invalid_argument& e) {
+  if (o.launch_doc && o.params.empty()) {
+    const std::string at = o.launch_doc->root().contains("params") ? "params" : "";
+    return Failure{kExitDataError, o.launch_doc->message(at, e.what())};
+  }
+  return Failure{kExitUsage, e.what()};
+}
+
 // What the classes say of one kind of finding: "some" inputs reach it (with the classes that
 // do), "none" do (every input covered), or "unknown".
 struct Question {
@@ -361,7 +371,7 @@ int run_inputs(const RunOptions& o, const programs::Program& prog, const program
   try {
     a = checker::explore_inputs(prog, launch, q);
   } catch (const std::invalid_argument& e) {
-    throw Failure{kExitUsage, e.what()};
+    throw launch_refused(o, e);
   }
   const std::vector<Question> questions{
       {"deadlock", [](const auto& x) { return x.any(programs::PathEnd::Kind::Deadlock); }},
@@ -562,12 +572,7 @@ int run_program(const RunOptions& given) {
   try {
     x = programs::explore(prog, launch, eo);
   } catch (const std::invalid_argument& e) {
-    // A launch the kernel cannot take: the launch file's fault when it gave the parameters.
-    if (o.launch_doc && o.params.empty()) {
-      const std::string at = o.launch_doc->root().contains("params") ? "params" : "";
-      throw Failure{kExitDataError, o.launch_doc->message(at, e.what())};
-    }
-    throw Failure{kExitUsage, e.what()};
+    throw launch_refused(o, e);
   }
   if (o.json)
     std::cout << exploration_json(prog, launch, x, eo.registers).dump(2) << "\n";
