@@ -1,5 +1,9 @@
 // warpspec: wires the registered subcommands into one CLI11 application.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <exception>
 #include <iostream>
@@ -30,6 +34,10 @@ int main(int argc, char** argv) {
   warpspec::model::keep_freed_memory();
   // A closed pipe on standard output is a failed write (exit 73, docs/cli.md), not a signal.
   std::signal(SIGPIPE, SIG_IGN);
+  // A closed standard input keeps its descriptor free, and the first input file opened would
+  // take it: `-` would then read that file. Hold it with a descriptor that cannot be read, so
+  // that `-` stays unreadable (exit 66) and every file gets a descriptor of its own.
+  if (::fcntl(STDIN_FILENO, F_GETFD) == -1 && errno == EBADF) ::open("/dev/null", O_WRONLY);
   CLI::App app{
       "warpspec: an executable reference for NVIDIA's warp-level synchronization and "
       "communication primitives (match.sync, vote.sync, redux.sync, shfl.sync, elect.sync, "

@@ -1,5 +1,6 @@
 #include "model/input.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +50,9 @@ InputFile::InputFile(const std::string& path) : path_(path) {
       throw MissingInput("standard input: cannot read it (" + std::string(std::strerror(errno)) +
                          ")");
     if (S_ISDIR(st.st_mode)) throw MissingInput("standard input: is a directory, not a file");
+    // Write-only: how main() holds a standard input that was closed; it would read as empty.
+    if ((::fcntl(STDIN_FILENO, F_GETFL) & O_ACCMODE) == O_WRONLY)
+      throw MissingInput("standard input: cannot read it (not open for reading)");
     in_ = in_memory(std::cin, path);
     return;
   }
