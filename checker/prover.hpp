@@ -35,6 +35,11 @@ struct ProveOptions {
 struct QueryTally {
   std::size_t queries = 0;
   double seconds = 0;
+  QueryTally& operator+=(const QueryTally& o) {
+    queries += o.queries;
+    seconds += o.seconds;
+    return *this;
+  }
 };
 
 /// Where a property's time went, to tell a property that is slow to state from one slow to
@@ -44,6 +49,14 @@ struct Work {
   QueryTally grouped;        ///< queries of several claims at once that settled
   QueryTally abandoned;      ///< such queries that gave up at their budget (claims asked again)
   QueryTally single;         ///< queries of one claim
+  /// Adds another property's work (a run's summary).
+  Work& operator+=(const Work& o) {
+    build_seconds += o.build_seconds;
+    grouped += o.grouped;
+    abandoned += o.abandoned;
+    single += o.single;
+    return *this;
+  }
 };
 
 /// The end of one property.

@@ -124,13 +124,7 @@ int run_prove(const ProveArgs& a) {
     if (!v.output_error.empty()) unwritten.push_back(v.output_error);
     solver_time += v.seconds;
     solver_steps += v.steps;
-    work.build_seconds += v.work.build_seconds;
-    for (auto [sum, one] : {std::pair{&work.grouped, &v.work.grouped},
-                            std::pair{&work.abandoned, &v.work.abandoned},
-                            std::pair{&work.single, &v.work.single}}) {
-      sum->queries += one->queries;
-      sum->seconds += one->seconds;
-    }
+    work += v.work;
     if (!v.error.empty()) errors.push_back(v.name + ": " + v.error);
     if (v.status == checker::Status::Proved)
       ++proved;
